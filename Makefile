@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# A thin front for meson + ninja. `make run` measures, `make test` tests.
+BUILD ?= build
+AUDIOLAT = $(BUILD)/src/cli/audiolat
+
+.PHONY: all deps build run test bench clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+$(BUILD)/build.ninja:
+	meson setup $(BUILD)
+
+build: deps $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+
+# the default measurement: the simulated card, 3 x 64 frames at 48 kHz
+run: build
+	$(AUDIOLAT) run -d 10s
+
+test: build
+	scripts/check $(BUILD)
+
+bench: build
+	bench/vs-cyclictest.sh
+
+clean:
+	rm -rf $(BUILD)

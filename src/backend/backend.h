@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Audio backends: one const ops struct per backend, listed in one registry
+ * table (registry.c). The run driver owns the lifecycle:
+ * probe -> open -> start -> { wait, (work), write }* -> stop -> close.
+ * wait and write are the measurement hot path: no allocation, no stdio, no
+ * locks, no syscalls beyond the wait itself and clock reads.
+ */
+#ifndef AL_BACKEND_BACKEND_H
+#define AL_BACKEND_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/result.h"
+
+/* What one wake-up looked like. */
+struct al_wake {
+	int64_t boundary_ns; /* when the period was due (absolute CLOCK_MONOTONIC) */
+	int64_t wake_ns;     /* when the thread woke */
+};
+
+/* What one write found. */
+struct al_write_info {
+	int64_t margin_ns;     /* audio still queued when the write was made */
+	int64_t xrun_start_ns; /* absolute start of a starvation before this write, 0: none */
+	int64_t xrun_ns;       /* how long the card was starved */
+	int64_t lost_periods;  /* periods the card could not play */
+};
+
+struct al_backend_ops {
+	const char *name;
+	const char *summary;
+	const char *unavailable; /* non-NULL: not built in, and why */
+	size_t priv_size;        /* the run driver allocates and zeroes it */
+	/* Can this configuration run here? 0, -ENODEV/-ENOENT (unavailable), -EINVAL. */
+	int (*probe)(const struct al_config *cfg);
+	int (*open)(void *priv, const struct al_config *cfg);
+	/* Start the stream full; *start_ns is when it started. */
+	int (*start)(void *priv, int64_t *start_ns);
+	/* HOT: sleep until one period of space is free. 0 or -errno. */
+	int (*wait)(void *priv, struct al_wake *w);
+	/* HOT: fill the free space; now_ns is a fresh clock reading. 0 or -errno. */
+	int (*write)(void *priv, int64_t now_ns, struct al_write_info *wi);
+	int (*stop)(void *priv);
+	void (*close)(void *priv);
+};
+
+/* NULL when there is no backend of that name. */
+const struct al_backend_ops *al_backend_find(const char *name);
+/* The registry, NULL-terminated, in a fixed order. */
+extern const struct al_backend_ops *const al_backends[];
+
+#endif

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The command-line layer: subcommands, exit codes, shared option helpers. */
+#ifndef AL_CLI_CLI_H
+#define AL_CLI_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum al_exit {
+	AL_EXIT_OK = 0,
+	AL_EXIT_RUNTIME = 1,
+	AL_EXIT_USAGE = 2,
+	AL_EXIT_THRESHOLD = 3,
+	AL_EXIT_UNAVAILABLE = 4,
+};
+
+/* One subcommand: argv[0] is the subcommand name; returns an enum al_exit. */
+struct al_command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+extern const struct al_command al_commands[];
+
+/* "audiolat: <message>" on stderr; returns code (for `return cli_error(...)`). */
+int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "audiolat CMD: <message>" on stderr; returns code. */
+int cli_cmd_error(int code, const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* "audiolat: warning: <message>" on stderr unless quiet. */
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Option value helpers: parse or print one line naming the option
+ * ("audiolat: -P/--period: '0' is not in 1..1048576") and return
+ * AL_EXIT_USAGE. Return 0 on success.
+ */
+int cli_opt_long(const char *opt, const char *arg, long min, long max, long *out);
+int cli_opt_duration(const char *opt, const char *arg, int64_t default_unit_ns, int64_t *out_ns);
+
+/* Usage error for an unknown option or missing argument (from getopt). */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The program name used in messages ("audiolat"). */
+extern const char *cli_progname;
+
+/* True when stdout/stderr is a terminal and a live status line is wanted. */
+bool cli_status_wanted(bool quiet);
+
+/* Write JSON text to path ("-" = stdout); 0 or -errno. */
+int cli_write_text_file(const char *path, const char *text);
+
+#endif

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* audiolat: the command dispatcher. */
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "backend/backend.h"
+#include "cli.h"
+#include "commands.h"
+
+const struct al_command al_commands[] = {
+	{ "run", cmd_run, "measure period wake-up latency and xruns of an audio stream" },
+	{ NULL, NULL, NULL },
+};
+
+static void
+usage(FILE *f)
+{
+	const struct al_command *c;
+
+	fprintf(f, "usage: audiolat <command> [options]\n"
+		   "       audiolat <command> --help\n"
+		   "       audiolat --version\n\n"
+		   "Does this machine keep real-time audio and MIDI on time, and by how much?\n\n"
+		   "commands:\n");
+	for (c = al_commands; c->name; c++)
+		fprintf(f, "  %-10s %s\n", c->name, c->summary);
+	fprintf(f, "\nexit status: 0 done, 1 runtime error, 2 usage error, "
+		   "3 threshold exceeded, 4 backend or device unavailable\n");
+}
+
+static void
+version(void)
+{
+	size_t i;
+
+	printf("audiolat %s\n", AL_VERSION);
+	printf("jansson %s\n", JANSSON_VERSION);
+	printf("backends:");
+	for (i = 0; al_backends[i]; i++)
+		printf(" %s%s", al_backends[i]->name, al_backends[i]->unavailable ? "(unavailable)" : "");
+	printf("\n");
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct al_command *c;
+
+	if (argc < 2) {
+		usage(stderr);
+		return AL_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return AL_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		version();
+		return AL_EXIT_OK;
+	}
+	for (c = al_commands; c->name; c++)
+		if (!strcmp(c->name, argv[1]))
+			return c->fn(argc - 1, argv + 1);
+	return cli_usage_error(NULL, "unknown command '%s' (see 'audiolat --help')", argv[1]);
+}

@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "backend/backend.h"
+#include "core/clock.h"
+#include "core/units.h"
+#include "run-opts.h"
+
+enum {
+	OPT_JSON = 256,
+	OPT_MAX_LATENCY,
+	OPT_FAIL_ON_XRUN,
+	OPT_DMA_LATENCY,
+	OPT_NO_HISTOGRAM,
+};
+
+static const struct option long_opts[] = {
+	{ "backend", required_argument, NULL, 'b' },
+	{ "device", required_argument, NULL, 'D' },
+	{ "rate", required_argument, NULL, 'r' },
+	{ "period", required_argument, NULL, 'P' },
+	{ "periods", required_argument, NULL, 'n' },
+	{ "cpu-load", required_argument, NULL, 'L' },
+	{ "priority", required_argument, NULL, 'p' },
+	{ "affinity", required_argument, NULL, 'a' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "max-latency", required_argument, NULL, OPT_MAX_LATENCY },
+	{ "fail-on-xrun", no_argument, NULL, OPT_FAIL_ON_XRUN },
+	{ "dma-latency", required_argument, NULL, OPT_DMA_LATENCY },
+	{ "no-histogram", no_argument, NULL, OPT_NO_HISTOGRAM },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+const char al_run_help[] =
+	"usage: audiolat run [options]\n"
+	"\n"
+	"Play a stream of N periods x F frames and measure, every period, how late the\n"
+	"audio thread woke (wake latency), the time between wake-ups (interval), how long\n"
+	"its work took and how much audio was still queued; count xruns and lost periods.\n"
+	"\n"
+	"stream:\n"
+	"  -b, --backend NAME     sim (default: a simulated card, no hardware needed)\n"
+	"  -D, --device NAME      device of the backend (sim has none)\n"
+	"  -r, --rate HZ          sample rate (default 48000)\n"
+	"  -P, --period FRAMES    frames per period (default 64)\n"
+	"  -n, --periods N        periods in the buffer, >= 2 (default 3)\n"
+	"  -L, --cpu-load PCT     busy work per period, % of a period (default 80)\n"
+	"scheduling:\n"
+	"  -p, --priority PRIO    SCHED_FIFO priority 1..99, 0 = SCHED_OTHER (default 80)\n"
+	"  -a, --affinity CPU     pin the audio thread to CPU\n"
+	"      --dma-latency US   hold /dev/cpu_dma_latency at US microseconds for the run\n"
+	"run:\n"
+	"  -d, --duration TIME    how long (default 10s; ns, us, ms, s, m, h; bare = s)\n"
+	"      --max-latency TIME exit 3 when the max wake latency exceeds TIME (bare = us)\n"
+	"      --fail-on-xrun     exit 3 when any xrun happened\n"
+	"output:\n"
+	"      --json FILE|-      write the audiolat.run/1 JSON result (- = stdout, and\n"
+	"                         then no text report)\n"
+	"  -q, --quiet            no status line, only the summary line\n"
+	"  -v, --verbose          list every xrun\n"
+	"      --no-histogram     leave out the ASCII histogram\n"
+	"  -h, --help             this text\n"
+	"\n"
+	"exit status: 0 done, 1 runtime error, 2 usage error, 3 threshold exceeded,\n"
+	"4 backend or device unavailable\n";
+
+static int
+bad(char *err, size_t size, const char *fmt, const char *opt, const char *arg)
+{
+	snprintf(err, size, fmt, opt, arg);
+	return -EINVAL;
+}
+
+static int
+num(const char *opt, const char *arg, long min, long max, long *out, char *err, size_t size)
+{
+	int rc = al_parse_long(arg, min, max, out);
+
+	if (rc == -EINVAL)
+		return bad(err, size, "%s: '%s' is not a whole number", opt, arg);
+	if (rc) {
+		snprintf(err, size, "%s: '%s' is not in %ld..%ld", opt, arg, min, max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+dur(const char *opt, const char *arg, int64_t unit_ns, int64_t *out, char *err, size_t size)
+{
+	int rc = al_parse_duration_ns(arg, unit_ns, out);
+
+	if (rc == -ERANGE)
+		return bad(err, size, "%s: '%s' is too large", opt, arg);
+	if (rc)
+		return bad(err, size,
+			   "%s: '%s' is not a duration (a number with ns, us, ms, s, m or h)", opt,
+			   arg);
+	return 0;
+}
+
+int
+al_run_parse_args(int argc, char **argv, struct al_run_cli *p, char *err, size_t err_size)
+{
+	struct al_config *c = &p->cfg;
+	int opt, rc = 0;
+	long v;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(c->backend, sizeof(c->backend), "sim");
+	c->rate_hz = 48000;
+	c->period_frames = 64;
+	c->periods = 3;
+	c->cpu_load_pct = 80;
+	c->priority = 80;
+	c->affinity_cpu = -1;
+	c->duration_ns = 10 * AL_NS_PER_SEC;
+	c->dma_latency_us = -1;
+	err[0] = '\0';
+
+	optind = 0; /* full reset: the parser may run more than once (tests) */
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":b:D:r:P:n:L:p:a:d:qvh", long_opts, NULL)) != -1) {
+		switch (opt) {
+		case 'b':
+			if (!al_backend_find(optarg))
+				return bad(err, err_size, "%s: unknown backend '%s'", "-b/--backend",
+					   optarg);
+			snprintf(c->backend, sizeof(c->backend), "%s", optarg);
+			break;
+		case 'D':
+			if (strlen(optarg) >= sizeof(c->device))
+				return bad(err, err_size, "%s: '%s' is too long", "-D/--device", optarg);
+			snprintf(c->device, sizeof(c->device), "%s", optarg);
+			break;
+		case 'r':
+			rc = num("-r/--rate", optarg, 1000, 768000, &v, err, err_size);
+			c->rate_hz = v;
+			break;
+		case 'P':
+			rc = num("-P/--period", optarg, 1, 1048576, &v, err, err_size);
+			c->period_frames = v;
+			break;
+		case 'n':
+			rc = num("-n/--periods", optarg, 2, 1024, &v, err, err_size);
+			c->periods = (int)v;
+			break;
+		case 'L':
+			rc = num("-L/--cpu-load", optarg, 0, 100, &v, err, err_size);
+			c->cpu_load_pct = (int)v;
+			break;
+		case 'p':
+			rc = num("-p/--priority", optarg, 0, 99, &v, err, err_size);
+			c->priority = (int)v;
+			break;
+		case 'a':
+			rc = num("-a/--affinity", optarg, 0, 4095, &v, err, err_size);
+			c->affinity_cpu = (int)v;
+			break;
+		case 'd':
+			rc = dur("-d/--duration", optarg, AL_NS_PER_SEC, &c->duration_ns, err,
+				 err_size);
+			if (!rc && c->duration_ns <= 0)
+				return bad(err, err_size, "%s: '%s' must be longer than zero",
+					   "-d/--duration", optarg);
+			break;
+		case OPT_JSON:
+			p->json_path = optarg;
+			break;
+		case 'q':
+			p->quiet = true;
+			break;
+		case 'v':
+			p->verbose = true;
+			break;
+		case OPT_MAX_LATENCY:
+			rc = dur("--max-latency", optarg, AL_NS_PER_US, &c->max_latency_ns, err,
+				 err_size);
+			if (!rc && c->max_latency_ns <= 0)
+				return bad(err, err_size, "%s: '%s' must be longer than zero",
+					   "--max-latency", optarg);
+			break;
+		case OPT_FAIL_ON_XRUN:
+			c->fail_on_xrun = true;
+			break;
+		case OPT_DMA_LATENCY:
+			rc = num("--dma-latency", optarg, 0, 2000000000, &v, err, err_size);
+			c->dma_latency_us = (int)v;
+			break;
+		case OPT_NO_HISTOGRAM:
+			p->no_histogram = true;
+			break;
+		case 'h':
+			p->help = true;
+			return 0;
+		case ':':
+			return bad(err, err_size, "%s%s: needs a value", "option ",
+				   argv[optind - 1]);
+		default:
+			return bad(err, err_size, "%s'%s'", "unknown option ", argv[optind - 1]);
+		}
+		if (rc)
+			return rc;
+	}
+	if (optind < argc)
+		return bad(err, err_size, "%s'%s'", "unexpected argument ", argv[optind]);
+	return 0;
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `audiolat run` options: a pure parser (no printing, no exit), unit-tested. */
+#ifndef AL_CLI_RUN_OPTS_H
+#define AL_CLI_RUN_OPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/result.h"
+
+struct al_run_cli {
+	struct al_config cfg;
+	const char *json_path;  /* NULL, a file, or "-" */
+	bool quiet;
+	bool verbose;
+	bool no_histogram;
+	bool help;
+};
+
+/*
+ * Parse `run` arguments (argv[0] is "run"). Returns 0, or -EINVAL with one
+ * line in err naming the option ("-P/--period: '0' is not in 1..1048576").
+ */
+int al_run_parse_args(int argc, char **argv, struct al_run_cli *p, char *err, size_t err_size);
+
+/* The --help text. */
+extern const char al_run_help[];
+
+#endif

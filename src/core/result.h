@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The results model: what one measurement run configured, measured and
+ * saw. Everything the audio thread writes to is allocated by
+ * al_result_alloc() before the run starts; al_result_record() is the only
+ * thing the hot path calls.
+ */
+#ifndef AL_CORE_RESULT_H
+#define AL_CORE_RESULT_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hist.h"
+#include "sysinfo.h"
+
+#define AL_SCHEMA_RUN "audiolat.run/1"
+#define AL_NAME_MAX 64
+#define AL_LOAD_DESC_MAX 512
+#define AL_WARN_MAX 8
+#define AL_WARN_LEN 160
+
+struct al_config {
+	char backend[16];
+	char device[128];
+	int64_t rate_hz;
+	int64_t period_frames;
+	int periods;              /* buffer = periods * period_frames */
+	int cpu_load_pct;         /* busy work per period, % of a period */
+	int priority;             /* requested SCHED_FIFO priority */
+	int affinity_cpu;         /* -1: not pinned */
+	int64_t duration_ns;
+	int dma_latency_us;       /* -1: /dev/cpu_dma_latency untouched */
+	int64_t max_latency_ns;   /* 0: no threshold */
+	bool fail_on_xrun;
+	char load_spec[AL_LOAD_DESC_MAX]; /* as given, "" when none */
+};
+
+/* Statistics of a stretch of periods: a phase, or the whole run. */
+struct al_period_stats {
+	uint64_t periods;         /* wake-ups measured */
+	uint64_t missed_periods;  /* boundaries passed with no wake-up of their own */
+	uint64_t xruns;
+	uint64_t lost_periods;    /* periods the card had no audio for */
+	uint64_t within_1ms;      /* intervals within +-1 ms of the period */
+	uint64_t within_2ms;
+	int64_t min_margin_ns;    /* INT64_MAX when no write was made */
+	int64_t xrun_ns;          /* total time starved */
+	struct al_hist wake_ns;     /* wake-up - period boundary */
+	struct al_hist interval_ns; /* wake-up - previous wake-up */
+	struct al_hist work_ns;     /* duration of the busy work */
+};
+
+/* A throughput figure of a load in a phase ("messages_per_s", 123.4, "1/s"). */
+struct al_metric {
+	char name[48];
+	double value;
+	char unit[16];
+};
+
+#define AL_PHASE_METRICS 8
+
+/* One system check (audiolat check), kept with every result. */
+struct al_syscheck {
+	char id[32];          /* "rtprio", "governor", ... */
+	char status[8];       /* "ok", "warn", "fail", "skip" */
+	char message[200];    /* one line of explanation */
+	char fix[200];        /* the command or setting that fixes it, "" */
+};
+
+#define AL_SYSCHECKS_MAX 64
+
+struct al_phase {
+	char name[AL_NAME_MAX];
+	char load[AL_LOAD_DESC_MAX]; /* exact load parameters, "none" */
+	int64_t start_ns;            /* relative to the run start */
+	int64_t end_ns;
+	char error[AL_WARN_LEN];     /* a load that failed in this phase, "" */
+	struct al_metric throughput[AL_PHASE_METRICS];
+	int n_throughput;
+	struct al_period_stats stats;
+};
+
+struct al_xrun_event {
+	int64_t t_ns;          /* start of the starvation, relative to the run start */
+	int64_t duration_ns;
+	int64_t lost_periods;
+	int phase;
+};
+
+/* One period as measured by the audio thread. */
+struct al_sample {
+	int64_t boundary_ns;   /* when the period should have started (absolute) */
+	int64_t wake_ns;       /* when the thread woke (absolute) */
+	int64_t prev_wake_ns;  /* 0 for the first period */
+	int64_t work_ns;       /* busy work duration, -1 when none done */
+	int64_t margin_ns;     /* audio left queued at the write, INT64_MAX when none */
+	int64_t missed;        /* boundaries passed without a wake-up of their own */
+	int64_t xrun_start_ns; /* absolute; 0 when no xrun before this write */
+	int64_t xrun_ns;
+	int64_t lost_periods;
+};
+
+/* Counters for a live status line; written by the audio thread only. */
+struct al_live {
+	_Atomic uint64_t periods;
+	_Atomic uint64_t xruns;
+	_Atomic int64_t max_wake_ns;
+	_Atomic int phase;     /* written by the controller, read by the audio thread */
+};
+
+struct al_result {
+	struct al_config cfg;
+	struct al_sysinfo sys;
+	char tool_version[32];
+	char cmdline[1024];
+	bool realtime;              /* SCHED_FIFO really applied */
+	int priority;               /* applied priority, 0 when SCHED_OTHER */
+	bool memory_locked;
+	int dma_latency_us;         /* applied, -1 when untouched */
+	int64_t cpu_load_loops;     /* calibrated busy-loop iterations per period */
+	int64_t started_at_ns;      /* epoch ns */
+	int64_t start_mono_ns;      /* CLOCK_MONOTONIC at the stream start */
+	int64_t duration_ns;
+	bool interrupted;
+	int64_t period_ns;          /* derived, rounded */
+	int64_t buffer_ns;
+
+	struct al_phase *phases;
+	size_t n_phases;
+	struct al_period_stats total;  /* filled by al_result_finish() */
+
+	struct al_xrun_event *xrun_events;
+	size_t xrun_cap;
+	_Atomic size_t n_xrun_events;
+	_Atomic uint64_t xrun_events_dropped;
+
+	struct al_live live;
+
+	struct al_syscheck checks[AL_SYSCHECKS_MAX]; /* filled by the CLI, may be empty */
+	int n_checks;
+
+	char warnings[AL_WARN_MAX][AL_WARN_LEN];
+	int n_warnings;
+};
+
+void al_period_stats_init(struct al_period_stats *st);
+void al_period_stats_merge(struct al_period_stats *dst, const struct al_period_stats *src);
+
+/*
+ * Allocate n_phases phases and room for xrun_cap xrun events, zero and
+ * touch them. Returns 0 or -ENOMEM. cfg is copied.
+ */
+int al_result_alloc(struct al_result *r, const struct al_config *cfg, size_t n_phases,
+		    size_t xrun_cap);
+void al_result_free(struct al_result *r);
+
+/* Hot path: account one period into the current phase. */
+void al_result_record(struct al_result *r, const struct al_sample *s);
+
+/* After the run: merge the phases into r->total. */
+void al_result_finish(struct al_result *r);
+
+/* Keep a warning (printf-style, truncated) for the report. */
+void al_result_warn(struct al_result *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Max interval as % of the buffer, and the 1 ms / 2 ms factors, in %. */
+double al_stats_max_interval_pct(const struct al_period_stats *st, int64_t buffer_ns);
+double al_stats_within_pct(const struct al_period_stats *st, int ms);
+
+#endif

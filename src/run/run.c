@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/backend.h"
+#include "core/clock.h"
+#include "core/rt.h"
+#include "core/sysinfo.h"
+#include "busy.h"
+#include "run.h"
+
+#define XRUN_EVENTS_MAX 65536
+#define RT_STACK_PREFAULT (256 * 1024)
+
+struct run_ctx {
+	const struct al_run_opts *o;
+	const struct al_backend_ops *ops;
+	void *priv;
+	struct al_result *r;
+	int64_t work_target_ns;
+	atomic_int ready;     /* audio thread calibrated */
+	atomic_int go;        /* controller: start the stream */
+	atomic_bool stop;     /* controller: end the loop */
+	atomic_int started;   /* audio thread: stream running, r->start_mono_ns valid */
+	atomic_int finished;  /* audio thread left its loop */
+	int thread_rc;
+};
+
+/* The measurement hot path: wait, work, write, record. Nothing else. */
+static int
+measure_loop(struct run_ctx *c)
+{
+	const struct al_backend_ops *ops = c->ops;
+	struct al_result *r = c->r;
+	int64_t loops = r->cpu_load_loops, period_ns = r->period_ns, prev_wake_ns = 0;
+	int64_t t0_ns, t1_ns;
+	struct al_write_info wi;
+	struct al_sample s;
+	struct al_wake w;
+	int rc;
+
+	while (!atomic_load_explicit(&c->stop, memory_order_relaxed)) {
+		rc = ops->wait(c->priv, &w);
+		if (rc)
+			return rc;
+		t0_ns = al_clock_now_ns();
+		al_busy_run(loops);
+		t1_ns = al_clock_now_ns();
+		rc = ops->write(c->priv, t1_ns, &wi);
+		if (rc)
+			return rc;
+		s = (struct al_sample){
+			.boundary_ns = w.boundary_ns,
+			.wake_ns = w.wake_ns,
+			.prev_wake_ns = prev_wake_ns,
+			.work_ns = t1_ns - t0_ns,
+			.margin_ns = wi.margin_ns,
+			/* boundaries after ours that passed before the write */
+			.missed = t1_ns > w.boundary_ns ? (t1_ns - w.boundary_ns) / period_ns : 0,
+			.xrun_start_ns = wi.xrun_start_ns,
+			.xrun_ns = wi.xrun_ns,
+			.lost_periods = wi.lost_periods,
+		};
+		al_result_record(r, &s);
+		prev_wake_ns = w.wake_ns;
+	}
+	return 0;
+}
+
+static void *
+audio_thread(void *arg)
+{
+	struct run_ctx *c = arg;
+	int64_t start_ns;
+	int rc;
+
+	al_rt_prefault_stack(RT_STACK_PREFAULT);
+	c->r->cpu_load_loops = al_busy_calibrate(c->work_target_ns);
+	atomic_store(&c->ready, 1);
+	while (!atomic_load(&c->go) && !atomic_load(&c->stop))
+		al_clock_sleep_until_ns(al_clock_now_ns() + AL_NS_PER_MS);
+	if (atomic_load(&c->stop)) {
+		c->thread_rc = 0;
+		goto out;
+	}
+	rc = c->ops->start(c->priv, &start_ns);
+	if (rc) {
+		c->thread_rc = rc;
+		goto out;
+	}
+	c->r->start_mono_ns = start_ns;
+	atomic_store(&c->started, 1);
+	c->thread_rc = measure_loop(c);
+out:
+	atomic_store(&c->finished, 1);
+	return NULL;
+}
+
+/* Start the audio thread at SCHED_FIFO, or SCHED_OTHER with a warning. */
+static int
+start_audio_thread(struct run_ctx *c, pthread_t *thread)
+{
+	const struct al_config *cfg = &c->r->cfg;
+	sigset_t all, old;
+	int rc;
+
+	/* signals go to the controlling thread only */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	rc = al_rt_thread_start(thread, audio_thread, c, cfg->priority, cfg->affinity_cpu);
+	if (rc == -EPERM && cfg->priority > 0) {
+		al_result_warn(c->r, "SCHED_FIFO priority %d not permitted; measuring at "
+			       "SCHED_OTHER (results are not real-time)", cfg->priority);
+		rc = al_rt_thread_start(thread, audio_thread, c, 0, cfg->affinity_cpu);
+	} else if (!rc && cfg->priority > 0) {
+		c->r->realtime = true;
+		c->r->priority = cfg->priority;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+static void
+sleep_until_or_signal(int64_t t_ns)
+{
+	/* EINTR from a signal wakes us early: the caller re-checks its flags */
+	al_clock_sleep_until_ns(t_ns);
+}
+
+/* The controller: phases, status, the end of the run. Not real-time. */
+static void
+control(struct run_ctx *c)
+{
+	const struct al_run_opts *o = c->o;
+	struct al_result *r = c->r;
+	int64_t end_ns, now_ns, next_status_ns, wake_ns;
+	size_t phase = 0;
+
+	while (!atomic_load(&c->ready))
+		sleep_until_or_signal(al_clock_now_ns() + AL_NS_PER_MS);
+	atomic_store(&c->go, 1);
+	while (!atomic_load(&c->started) && !atomic_load(&c->finished))
+		sleep_until_or_signal(al_clock_now_ns() + 100 * AL_NS_PER_US);
+	if (!atomic_load(&c->started))
+		return;
+	end_ns = r->start_mono_ns + r->cfg.duration_ns;
+	next_status_ns = r->start_mono_ns;
+	r->phases[phase].start_ns = 0;
+	for (;;) {
+		now_ns = al_clock_now_ns();
+		if (o->stop_requested && *o->stop_requested) {
+			r->interrupted = true;
+			break;
+		}
+		if (now_ns >= end_ns || atomic_load(&c->finished))
+			break;
+		if (o->status && now_ns >= next_status_ns) {
+			o->status(o->status_ud, r, now_ns - r->start_mono_ns);
+			next_status_ns = now_ns + o->status_interval_ns;
+		}
+		wake_ns = end_ns;
+		if (o->status && next_status_ns < wake_ns)
+			wake_ns = next_status_ns;
+		sleep_until_or_signal(wake_ns);
+	}
+	now_ns = al_clock_now_ns();
+	r->phases[phase].end_ns = now_ns - r->start_mono_ns;
+	r->duration_ns = now_ns - r->start_mono_ns;
+}
+
+int
+al_run(const struct al_run_opts *o, struct al_result *r)
+{
+	struct run_ctx c = { .o = o, .r = r };
+	const struct al_config *cfg = &o->cfg;
+	pthread_t thread;
+	struct al_rt rt;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	c.ops = al_backend_find(cfg->backend);
+	if (!c.ops)
+		return -ENOENT;
+	if (c.ops->unavailable)
+		return -ENOTSUP;
+	rc = c.ops->probe(cfg);
+	if (rc)
+		return rc;
+
+	rc = al_result_alloc(r, cfg, 1, XRUN_EVENTS_MAX);
+	if (rc)
+		return rc;
+	snprintf(r->phases[0].name, sizeof(r->phases[0].name), "idle");
+	snprintf(r->tool_version, sizeof(r->tool_version), "%s", AL_VERSION);
+	al_sysinfo_read("/", &r->sys);
+	r->started_at_ns = al_clock_realtime_ns();
+	c.work_target_ns = r->period_ns * cfg->cpu_load_pct / 100;
+	c.priv = calloc(1, c.ops->priv_size ? c.ops->priv_size : 1);
+	if (!c.priv) {
+		rc = -ENOMEM;
+		goto err_free;
+	}
+
+	al_rt_init(&rt);
+	rc = al_rt_lock_memory(&rt);
+	if (rc)
+		al_result_warn(r, "mlockall failed (%s); memory is not locked", strerror(-rc));
+	r->memory_locked = rt.locked;
+	if (cfg->dma_latency_us >= 0) {
+		rc = al_rt_dma_latency_set(&rt, cfg->dma_latency_us);
+		if (rc)
+			al_result_warn(r, "/dev/cpu_dma_latency: %s; not applied", strerror(-rc));
+		r->dma_latency_us = rt.dma_latency_us;
+	}
+
+	rc = c.ops->open(c.priv, cfg);
+	if (rc)
+		goto err_restore;
+	rc = start_audio_thread(&c, &thread);
+	if (rc)
+		goto err_close;
+	control(&c);
+	atomic_store(&c.stop, true);
+	pthread_join(thread, NULL);
+	c.ops->stop(c.priv);
+	c.ops->close(c.priv);
+	al_rt_restore(&rt);
+	free(c.priv);
+	if (!atomic_load(&c.started)) {
+		rc = c.thread_rc ? c.thread_rc : -EIO;
+		goto err_free;
+	}
+	al_result_finish(r);
+	if (atomic_load(&r->xrun_events_dropped))
+		al_result_warn(r, "%llu xrun events beyond the first %d were counted but not kept",
+			       (unsigned long long)atomic_load(&r->xrun_events_dropped),
+			       XRUN_EVENTS_MAX);
+	if (c.thread_rc)
+		al_result_warn(r, "the backend failed during the run: %s", strerror(-c.thread_rc));
+	return c.thread_rc;
+
+err_close:
+	c.ops->close(c.priv);
+err_restore:
+	al_rt_restore(&rt);
+	free(c.priv);
+err_free:
+	al_result_free(r);
+	return rc;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The run driver: one measurement from start to finish. It owns the
+ * lifecycle: probe -> allocate -> lock memory -> open -> real-time thread
+ * -> phases (loads) -> stop -> restore -> finish.
+ */
+#ifndef AL_RUN_RUN_H
+#define AL_RUN_RUN_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "core/result.h"
+
+struct al_run_opts {
+	struct al_config cfg;
+	/* set asynchronously (a signal handler) to end the run early */
+	volatile sig_atomic_t *stop_requested;
+	/* called from the controlling thread about every status_interval_ns */
+	void (*status)(void *ud, const struct al_result *r, int64_t elapsed_ns);
+	void *status_ud;
+	int64_t status_interval_ns;
+};
+
+/*
+ * Run one measurement into r (which al_run allocates; free it with
+ * al_result_free()). Returns 0, or -errno:
+ * -ENOENT: unknown backend; -ENODEV/-ENOTSUP: backend or device
+ * unavailable; -EINVAL: configuration refused by the backend; other: a
+ * runtime error. When the measurement had started, r holds what was
+ * measured even on error (r->n_phases > 0).
+ */
+int al_run(const struct al_run_opts *o, struct al_result *r);
+
+#endif

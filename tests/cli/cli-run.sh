@@ -1,0 +1,111 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# `audiolat run` and the dispatcher: exit codes, messages, JSON shape.
+. "$(dirname "$0")/../lib.sh"
+
+A=$AUDIOLAT
+
+# --help and the dispatcher
+t_exit 0 "audiolat --help exits 0" "$A" --help
+t_grep "$OUT" '^  run ' "--help lists the run command"
+t_exit 0 "audiolat run --help exits 0" "$A" run --help
+t_grep "$OUT" -- '--max-latency' "run --help lists --max-latency"
+t_exit 0 "audiolat --version exits 0" "$A" --version
+t_grep "$OUT" '^audiolat [0-9]' "--version prints the version"
+t_exit 2 "no command is a usage error" "$A"
+t_exit 2 "an unknown command is a usage error" "$A" frobnicate
+t_grep "$ERR" "unknown command 'frobnicate'" "the unknown command is named"
+
+# every bad value exits 2 with one line naming the option
+bad() { # bad OPTION-NAME ARGS...
+	local name=$1
+	shift
+	t_exit 2 "run $* exits 2" "$A" run -q "$@"
+	t_grep "$ERR" "^audiolat run: .*$name" "run $* names $name"
+	[ "$(grep -c '^audiolat run:' "$ERR")" -eq 1 ]
+	t_result $? "run $* says it in one line"
+}
+bad "-P/--period" -P 0
+bad "-r/--rate" -r 0
+bad "-n/--periods" -n 1
+bad "-L/--cpu-load" -L 101
+bad "-b/--backend" -b nosuch
+bad "-d/--duration" -d 10parsecs
+bad "-d/--duration" -d ""
+bad "-p/--priority" -p 120
+bad "--max-latency" --max-latency soon
+bad "-a/--affinity" -a 4095
+bad "-D/--device" -D hw:0
+bad "--nosuch" --nosuch
+bad "unexpected argument" stray
+
+# a short real run, JSON to a file
+J="$T_TMP/run.json"
+t_exit 0 "a 1 s run exits 0" "$A" run -d 1s -q --json "$J"
+t_grep "$OUT" '^summary: backend=sim .* result=PASS$' "the summary line closes the run"
+t_true "the JSON parses" jq -e . "$J"
+t_true "schema is audiolat.run/1" jq -e '.schema == "audiolat.run/1"' "$J"
+for f in tool_version config system realtime started_at duration_ns interrupted total phases xrun_events; do
+	t_true "JSON has $f" jq -e "has(\"$f\")" "$J"
+done
+for f in backend rate period_frames periods cpu_load_pct priority; do
+	t_true "config has $f" jq -e ".config | has(\"$f\")" "$J"
+done
+for f in kernel_release kernel_version preempt cpu_model cpus clocksource; do
+	t_true "system has $f" jq -e ".system | has(\"$f\")" "$J"
+done
+for f in periods xruns lost_periods wake_latency_ns interval_ns work_ns max_interval_pct_of_buffer within_1ms_pct within_2ms_pct min_margin_ns histogram; do
+	t_true "total has $f" jq -e ".total | has(\"$f\")" "$J"
+	t_true "phases[0] has $f" jq -e ".phases[0] | has(\"$f\")" "$J"
+done
+for f in min mean p50 p90 p99 p999 p9999 max; do
+	t_true "wake_latency_ns has $f" jq -e ".total.wake_latency_ns | has(\"$f\")" "$J"
+done
+# about 750 periods of 1.333 ms in one second (a loaded VM may lose a few)
+t_true "periods are counted" jq -e '.total.periods > 600 and .total.periods <= 751' "$J"
+t_true "interval p50 is about one period" \
+	jq -e '.total.interval_ns.p50 > 1200000 and .total.interval_ns.p50 < 1470000' "$J" >/dev/null
+t_true "min <= p50 <= p99 <= max" \
+	jq -e '.total.wake_latency_ns | .min <= .p50 and .p50 <= .p99 and .p99 <= .max' "$J" >/dev/null
+t_true "not interrupted" jq -e '.interrupted == false' "$J"
+
+# JSON on stdout is the only thing on stdout
+t_exit 0 "--json - exits 0" "$A" run -d 300ms --json -
+t_true "stdout is one JSON document" jq -e '.schema == "audiolat.run/1"' "$OUT"
+
+# the text report
+t_exit 0 "a text run exits 0" "$A" run -d 500ms -P 128 -n 2 -r 44100 -L 50
+t_grep "$OUT" '^max latency=[0-9.]+ ms  factor=[0-9.]+ % of buffer  1MS factor=[0-9.]+  2MS factor=[0-9.]+  xruns=[0-9]+$' "the latencytest summary line"
+t_grep "$OUT" '^wake latency +[0-9.]+' "the percentile table"
+t_grep "$OUT" 'histogram' "the ASCII histogram"
+t_grep "$OUT" 'rate=44100 Hz  2 x 128 frames' "the configuration is printed"
+
+# thresholds: exit 3
+t_exit 3 "--max-latency 1ns is exceeded: exit 3" "$A" run -d 200ms -q --max-latency 1ns
+t_grep "$ERR" 'exceeded --max-latency' "the threshold is named"
+t_grep "$OUT" 'result=FAIL' "the summary says FAIL"
+
+# an unwritable JSON path is a runtime error, and the summary still comes
+t_exit 1 "--json into a missing directory exits 1" "$A" run -d 200ms -q --json /nonexistent/dir/r.json
+t_grep "$ERR" '/nonexistent/dir/r.json' "the path is named"
+t_grep "$OUT" '^summary:' "measured data is still printed"
+
+# SIGINT ends the run cleanly: results kept, interrupted
+J2="$T_TMP/int.json"
+"$A" run -d 30s -q --json "$J2" >"$OUT" 2>"$ERR" &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+t_result $? "SIGINT: exit 0"
+t_true "SIGINT: interrupted is true" jq -e '.interrupted == true' "$J2"
+t_true "SIGINT: duration is the time run, not 30 s" jq -e '.duration_ns < 10000000000 and .total.periods > 100' "$J2"
+"$A" run -d 30s -q --json "$J2" >"$OUT" 2>"$ERR" &
+pid=$!
+sleep 1
+kill -TERM $pid
+wait $pid
+t_result $? "SIGTERM: exit 0"
+t_true "SIGTERM: interrupted is true" jq -e '.interrupted == true' "$J2"
+
+t_done

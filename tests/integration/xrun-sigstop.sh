@@ -1,0 +1,34 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# A real run stopped from outside (SIGSTOP) for 150 ms and continued must
+# show at least one xrun of at least 100 ms, and a wake latency that long.
+. "$(dirname "$0")/../lib.sh"
+
+J="$T_TMP/stop.json"
+"$AUDIOLAT" run -d 2s -q --json "$J" >"$OUT" 2>"$ERR" &
+pid=$!
+sleep 0.8
+kill -STOP $pid
+sleep 0.15
+kill -CONT $pid
+wait $pid
+t_result $? "the stopped run exits 0"
+t_true "at least one xrun" jq -e '.total.xruns >= 1' "$J"
+t_true "an xrun of at least 100 ms" jq -e '[.xrun_events[].duration_ns] | max >= 100000000' "$J"
+t_true "max wake latency of at least 100 ms" jq -e '.total.wake_latency_ns.max >= 100000000' "$J"
+t_true "lost periods cover the stall (>= 75 of 1.333 ms)" jq -e '.total.lost_periods >= 75' "$J"
+t_true "the xrun lies inside the run" \
+	jq -e '.xrun_events[0].t_ns > 0 and .xrun_events[0].t_ns < .duration_ns' "$J" >/dev/null
+
+# --fail-on-xrun turns it into exit 3
+"$AUDIOLAT" run -d 1500ms -q --fail-on-xrun >"$OUT" 2>"$ERR" &
+pid=$!
+sleep 0.6
+kill -STOP $pid
+sleep 0.1
+kill -CONT $pid
+wait $pid
+t_result $([ $? -eq 3 ] && echo 0 || echo 1) "--fail-on-xrun after a stall exits 3"
+t_grep "$ERR" 'xrun' "the message says xrun"
+
+t_done

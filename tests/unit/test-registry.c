@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Registry conformance: every backend has a name, a summary and its methods. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "backend/backend.h"
+
+static void
+every_backend_is_complete(void **state)
+{
+	size_t i, j;
+
+	(void)state;
+	assert_non_null(al_backends[0]);
+	for (i = 0; al_backends[i]; i++) {
+		const struct al_backend_ops *b = al_backends[i];
+
+		assert_non_null(b->name);
+		assert_true(strlen(b->name) > 0);
+		assert_non_null(b->summary);
+		if (b->unavailable)
+			continue;
+		assert_non_null(b->probe);
+		assert_non_null(b->open);
+		assert_non_null(b->start);
+		assert_non_null(b->wait);
+		assert_non_null(b->write);
+		assert_non_null(b->stop);
+		assert_non_null(b->close);
+		assert_ptr_equal(al_backend_find(b->name), b);
+		for (j = 0; j < i; j++)
+			assert_string_not_equal(al_backends[j]->name, b->name);
+	}
+	assert_null(al_backend_find("nosuch"));
+	assert_non_null(al_backend_find("sim"));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(every_backend_is_complete),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The results model: what one recorded period does to the statistics. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core/clock.h"
+#include "core/result.h"
+
+#define MS AL_NS_PER_MS
+#define US AL_NS_PER_US
+
+static struct al_result r;
+
+static int
+setup(void **state)
+{
+	struct al_config cfg = { .backend = "sim", .rate_hz = 48000, .period_frames = 48,
+				 .periods = 3, .cpu_load_pct = 80 };
+
+	(void)state;
+	assert_int_equal(al_result_alloc(&r, &cfg, 2, 4), 0);
+	r.start_mono_ns = 1000 * MS;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	al_result_free(&r);
+	return 0;
+}
+
+static void
+record(int64_t boundary_ns, int64_t wake_ns, int64_t prev_ns, int64_t xrun_start_ns,
+       int64_t xrun_ns, int64_t lost)
+{
+	struct al_sample s = {
+		.boundary_ns = boundary_ns,
+		.wake_ns = wake_ns,
+		.prev_wake_ns = prev_ns,
+		.work_ns = 800 * US,
+		.margin_ns = 2 * MS - (wake_ns - boundary_ns),
+		.missed = 0,
+		.xrun_start_ns = xrun_start_ns,
+		.xrun_ns = xrun_ns,
+		.lost_periods = lost,
+	};
+
+	al_result_record(&r, &s);
+}
+
+static void
+derived_times(void **state)
+{
+	(void)state;
+	assert_int_equal(r.period_ns, 1 * MS);
+	assert_int_equal(r.buffer_ns, 3 * MS);
+	assert_string_equal(r.phases[0].load, "none");
+}
+
+static void
+intervals_and_factors(void **state)
+{
+	const struct al_period_stats *st;
+
+	(void)state;
+	record(1001 * MS, 1001 * MS + 10 * US, 0, 0, 0, 0);        /* first: no interval */
+	record(1002 * MS, 1002 * MS + 20 * US, 1001 * MS + 10 * US, 0, 0, 0);   /* 1.01 ms */
+	record(1003 * MS, 1004 * MS + 500 * US, 1002 * MS + 20 * US, 0, 0, 0);  /* 2.48 ms */
+	record(1004 * MS, 1007 * MS + 100 * US, 1004 * MS + 500 * US, 0, 0, 0); /* 2.6 ms */
+	al_result_finish(&r);
+	st = &r.total;
+	assert_int_equal(st->periods, 4);
+	assert_int_equal(st->interval_ns.count, 3);
+	assert_int_equal(st->within_1ms, 1);
+	assert_int_equal(st->within_2ms, 3);
+	assert_int_equal(st->wake_ns.max_ns, 3100 * US);
+	assert_int_equal(st->interval_ns.max_ns, 2600 * US);
+	assert_int_equal(st->min_margin_ns, 2 * MS - 3100 * US);
+	assert_float_equal(al_stats_within_pct(st, 1), 100.0 / 3, 1e-9);
+	assert_float_equal(al_stats_within_pct(st, 2), 100.0, 1e-9);
+	assert_float_equal(al_stats_max_interval_pct(st, r.buffer_ns), 2600.0 / 30, 1e-9);
+	assert_int_equal(atomic_load(&r.live.periods), 4);
+	assert_int_equal(atomic_load(&r.live.max_wake_ns), 3100 * US);
+}
+
+static void
+xruns_go_to_the_current_phase_and_the_event_list(void **state)
+{
+	(void)state;
+	record(1001 * MS, 1001 * MS, 0, 0, 0, 0);
+	atomic_store(&r.live.phase, 1);
+	record(1002 * MS, 1203 * MS, 1001 * MS, 1004 * MS, 199 * MS, 200);
+	al_result_finish(&r);
+	assert_int_equal(r.phases[0].stats.periods, 1);
+	assert_int_equal(r.phases[0].stats.xruns, 0);
+	assert_int_equal(r.phases[1].stats.periods, 1);
+	assert_int_equal(r.phases[1].stats.xruns, 1);
+	assert_int_equal(r.phases[1].stats.lost_periods, 200);
+	assert_int_equal(r.total.xruns, 1);
+	assert_int_equal(r.total.xrun_ns, 199 * MS);
+	assert_int_equal(atomic_load(&r.n_xrun_events), 1);
+	assert_int_equal(r.xrun_events[0].t_ns, 4 * MS); /* relative to the start */
+	assert_int_equal(r.xrun_events[0].duration_ns, 199 * MS);
+	assert_int_equal(r.xrun_events[0].phase, 1);
+}
+
+static void
+xrun_events_beyond_capacity_are_counted(void **state)
+{
+	int i;
+
+	(void)state;
+	for (i = 0; i < 6; i++)
+		record((1001 + 10 * i) * MS, (1005 + 10 * i) * MS, 0, (1004 + 10 * i) * MS, MS,
+		       1);
+	al_result_finish(&r);
+	assert_int_equal(r.total.xruns, 6);
+	assert_int_equal(atomic_load(&r.n_xrun_events), 4);
+	assert_int_equal(atomic_load(&r.xrun_events_dropped), 2);
+}
+
+static void
+warnings_are_bounded(void **state)
+{
+	int i;
+
+	(void)state;
+	for (i = 0; i < AL_WARN_MAX + 3; i++)
+		al_result_warn(&r, "warning %d %s", i, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+						       "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+						       "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+						       "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+	assert_int_equal(r.n_warnings, AL_WARN_MAX);
+	assert_int_equal(strlen(r.warnings[0]), AL_WARN_LEN - 1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(derived_times, setup, teardown),
+		cmocka_unit_test_setup_teardown(intervals_and_factors, setup, teardown),
+		cmocka_unit_test_setup_teardown(xruns_go_to_the_current_phase_and_the_event_list,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(xrun_events_beyond_capacity_are_counted, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(warnings_are_bounded, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

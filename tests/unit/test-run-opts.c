@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `audiolat run` option validation: defaults, values, one clear error line. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cli/run-opts.h"
+#include "core/clock.h"
+
+static struct al_run_cli p;
+static char err[256];
+
+#define PARSE(...)                                                                          \
+	({                                                                                  \
+		char *argv_[] = { "run", __VA_ARGS__, NULL };                               \
+		al_run_parse_args((int)(sizeof(argv_) / sizeof(argv_[0])) - 1, argv_, &p, err, \
+				  sizeof(err));                                             \
+	})
+
+static void
+defaults(void **state)
+{
+	char *argv[] = { "run", NULL };
+
+	(void)state;
+	assert_int_equal(al_run_parse_args(1, argv, &p, err, sizeof(err)), 0);
+	assert_string_equal(p.cfg.backend, "sim");
+	assert_int_equal(p.cfg.rate_hz, 48000);
+	assert_int_equal(p.cfg.period_frames, 64);
+	assert_int_equal(p.cfg.periods, 3);
+	assert_int_equal(p.cfg.cpu_load_pct, 80);
+	assert_int_equal(p.cfg.priority, 80);
+	assert_int_equal(p.cfg.affinity_cpu, -1);
+	assert_int_equal(p.cfg.duration_ns, 10 * AL_NS_PER_SEC);
+	assert_int_equal(p.cfg.dma_latency_us, -1);
+	assert_int_equal(p.cfg.max_latency_ns, 0);
+	assert_false(p.cfg.fail_on_xrun);
+	assert_null(p.json_path);
+}
+
+static void
+values(void **state)
+{
+	(void)state;
+	assert_int_equal(PARSE("-r", "44100", "-P", "256", "-n", "2", "-L", "0", "-p", "0", "-a",
+			       "1", "-d", "1.5s", "--json", "-", "-q", "--max-latency", "500us",
+			       "--fail-on-xrun", "--dma-latency", "0"),
+			 0);
+	assert_int_equal(p.cfg.rate_hz, 44100);
+	assert_int_equal(p.cfg.period_frames, 256);
+	assert_int_equal(p.cfg.periods, 2);
+	assert_int_equal(p.cfg.cpu_load_pct, 0);
+	assert_int_equal(p.cfg.priority, 0);
+	assert_int_equal(p.cfg.affinity_cpu, 1);
+	assert_int_equal(p.cfg.duration_ns, 1500 * AL_NS_PER_MS);
+	assert_string_equal(p.json_path, "-");
+	assert_true(p.quiet);
+	assert_int_equal(p.cfg.max_latency_ns, 500 * AL_NS_PER_US);
+	assert_true(p.cfg.fail_on_xrun);
+	assert_int_equal(p.cfg.dma_latency_us, 0);
+	assert_int_equal(PARSE("--duration=30", "--max-latency=250", "--periods=4"), 0);
+	assert_int_equal(p.cfg.duration_ns, 30 * AL_NS_PER_SEC);
+	assert_int_equal(p.cfg.max_latency_ns, 250 * AL_NS_PER_US);
+	assert_int_equal(p.cfg.periods, 4);
+}
+
+static void
+expect_error(int rc, const char *needle)
+{
+	assert_int_equal(rc, -EINVAL);
+	assert_non_null(strstr(err, needle));
+	assert_null(strchr(err, '\n'));
+}
+
+static void
+bad_values_name_the_option(void **state)
+{
+	(void)state;
+	expect_error(PARSE("-P", "0"), "-P/--period");
+	expect_error(PARSE("-r", "0"), "-r/--rate");
+	expect_error(PARSE("-n", "1"), "-n/--periods");
+	expect_error(PARSE("-L", "101"), "-L/--cpu-load");
+	expect_error(PARSE("-p", "100"), "-p/--priority");
+	expect_error(PARSE("-b", "nosuch"), "-b/--backend");
+	expect_error(PARSE("-d", "10x"), "-d/--duration");
+	expect_error(PARSE("-d", "0s"), "-d/--duration");
+	expect_error(PARSE("-d", "-1"), "-d/--duration");
+	expect_error(PARSE("-P", "64k"), "-P/--period");
+	expect_error(PARSE("--max-latency", "fast"), "--max-latency");
+	expect_error(PARSE("--dma-latency", "-1"), "--dma-latency");
+	expect_error(PARSE("-a", "x"), "-a/--affinity");
+}
+
+static void
+unknown_options_and_arguments(void **state)
+{
+	(void)state;
+	expect_error(PARSE("--nosuch"), "--nosuch");
+	expect_error(PARSE("-Z"), "-Z");
+	expect_error(PARSE("-P"), "needs a value");
+	expect_error(PARSE("extra"), "extra");
+}
+
+static void
+help(void **state)
+{
+	(void)state;
+	assert_int_equal(PARSE("--help"), 0);
+	assert_true(p.help);
+	assert_non_null(strstr(al_run_help, "--max-latency"));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(defaults),
+		cmocka_unit_test(values),
+		cmocka_unit_test(bad_values_name_the_option),
+		cmocka_unit_test(unknown_options_and_arguments),
+		cmocka_unit_test(help),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
