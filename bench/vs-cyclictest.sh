@@ -1,14 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# audiolat vs cyclictest, side by side in one go, alternating:
-#   audiolat run -P 48 -r 48000 -L 0 -p 80 (a 1 ms period, no work)
-#   cyclictest -m -p 80 -i 1000 (-h for percentiles)
-# Prints median and p99 wake latency of both per round, the medians over
-# rounds, the ratio, and audiolat's per-period bookkeeping cost.
+# audiolat vs cyclictest, side by side in one go, alternating, at a 1 ms
+# period with no work, in two settings that must match between the tools:
+#   untouched: audiolat run -P 48 -r 48000 -L 0 -p 80 (memory always locked)
+#              cyclictest -m -p 80 -i 1000 --default-system
+#   dma0:      the same with /dev/cpu_dma_latency held at 0
+#              (audiolat --dma-latency 0; cyclictest's default)
+# cyclictest's percentiles come from its 1-us histogram (-h); it truncates
+# to whole us, audiolat reports ns (shown in us).
+# Prints median and p99 wake latency per round and setting, the medians
+# over rounds, the ratios, and audiolat's per-period bookkeeping cost.
 # usage: bench/vs-cyclictest.sh [ROUNDS] [SECONDS]
 set -eu
 rounds=${1:-5}
-secs=${2:-20}
+secs=${2:-10}
 build=${BUILD:-build}
 A=$build/src/cli/audiolat
 command -v cyclictest >/dev/null || { echo "cyclictest missing: apt-get install rt-tests" >&2; exit 4; }
@@ -22,27 +27,40 @@ ct_pct() { # file q
 		END { r = int(q * n); if (r < q * n) r++; s = 0
 		      for (v = 0; v <= 100000; v++) { s += c[v]; if (s >= r) { print v; exit } } }' "$1"
 }
+al() { # setting -> "p50 p99" in us
+	local extra=""
+	[ "$1" = dma0 ] && extra="--dma-latency 0"
+	# shellcheck disable=SC2086
+	"$A" run -P 48 -r 48000 -L 0 -p 80 -n 3 -d "${secs}s" -q $extra --json "$tmp/al.json" >/dev/null
+	jq -r '"\(.total.wake_latency_ns.p50 / 1000) \(.total.wake_latency_ns.p99 / 1000)"' "$tmp/al.json"
+}
+ct() {
+	local extra="--default-system"
+	[ "$1" = dma0 ] && extra=""
+	# shellcheck disable=SC2086
+	cyclictest -m -p 80 -i 1000 -D "$secs" -q -h 20000 --histfile="$tmp/ct.hist" $extra >/dev/null
+	echo "$(ct_pct "$tmp/ct.hist" 0.5) $(ct_pct "$tmp/ct.hist" 0.99)"
+}
 
-printf "%-6s %12s %12s %12s %12s\n" round "al p50 us" "ct p50 us" "al p99 us" "ct p99 us"
-: >"$tmp/rows"
+printf "%-6s %-10s %12s %12s %12s %12s\n" round setting "al p50 us" "ct p50 us" "al p99 us" "ct p99 us"
 for i in $(seq 1 "$rounds"); do
-	"$A" run -P 48 -r 48000 -L 0 -p 80 -n 3 -d "${secs}s" -q --json "$tmp/al.json" >/dev/null
-	al50=$(jq '.total.wake_latency_ns.p50 / 1000' "$tmp/al.json")
-	al99=$(jq '.total.wake_latency_ns.p99 / 1000' "$tmp/al.json")
-	cyclictest -m -p 80 -i 1000 -D "$secs" -q -h 20000 --histfile="$tmp/ct.hist" >/dev/null
-	ct50=$(ct_pct "$tmp/ct.hist" 0.5)
-	ct99=$(ct_pct "$tmp/ct.hist" 0.99)
-	printf "%-6s %12.1f %12.1f %12.1f %12.1f\n" "$i" "$al50" "$ct50" "$al99" "$ct99"
-	echo "$al50 $ct50 $al99 $ct99" >>"$tmp/rows"
+	for s in untouched dma0; do
+		read -r a50 a99 <<<"$(al $s)"
+		read -r c50 c99 <<<"$(ct $s)"
+		printf "%-6s %-10s %12.1f %12.1f %12.1f %12.1f\n" "$i" "$s" "$a50" "$c50" "$a99" "$c99"
+		echo "$a50 $c50 $a99 $c99" >>"$tmp/$s"
+	done
 done
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-m_al50=$(cut -d' ' -f1 "$tmp/rows" | median)
-m_ct50=$(cut -d' ' -f2 "$tmp/rows" | median)
-m_al99=$(cut -d' ' -f3 "$tmp/rows" | median)
-m_ct99=$(cut -d' ' -f4 "$tmp/rows" | median)
+ratio() { awk -v a="$1" -v c="$2" 'BEGIN { printf "%.3f", a / c }'; }
 echo
-echo "median over $rounds rounds of ${secs}s:"
-echo "  p50: audiolat $m_al50 us, cyclictest $m_ct50 us, ratio $(awk -v a="$m_al50" -v c="$m_ct50" 'BEGIN { printf "%.3f", a / c }')"
-echo "  p99: audiolat $m_al99 us, cyclictest $m_ct99 us, ratio $(awk -v a="$m_al99" -v c="$m_ct99" 'BEGIN { printf "%.3f", a / c }')"
-echo "  (cyclictest truncates to whole us; audiolat reports ns, shown here in us)"
+echo "medians over $rounds rounds of ${secs}s each:"
+for s in untouched dma0; do
+	m_a50=$(cut -d' ' -f1 "$tmp/$s" | median)
+	m_c50=$(cut -d' ' -f2 "$tmp/$s" | median)
+	m_a99=$(cut -d' ' -f3 "$tmp/$s" | median)
+	m_c99=$(cut -d' ' -f4 "$tmp/$s" | median)
+	echo "  $s: p50 audiolat $m_a50 us, cyclictest $m_c50 us, ratio $(ratio "$m_a50" "$m_c50");" \
+		"p99 audiolat $m_a99 us, cyclictest $m_c99 us, ratio $(ratio "$m_a99" "$m_c99")"
+done
 "$build/bench/bench-bookkeeping"

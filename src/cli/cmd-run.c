@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "check/check.h"
 #include "core/units.h"
 #include "report/report.h"
 #include "run/run.h"
@@ -153,6 +154,9 @@ cmd_run(int argc, char **argv)
 		exit_code = AL_EXIT_RUNTIME;
 	}
 	join_cmdline(argc, argv, r.cmdline, sizeof(r.cmdline));
+	/* the system checks go with every result; run after the measurement */
+	rc = al_check_run(&(struct al_check_opts){ .root = "/" }, r.checks, AL_SYSCHECKS_MAX);
+	r.n_checks = rc > 0 ? rc : 0;
 
 	for (int i = 0; i < r.n_warnings; i++)
 		if (p.quiet || (p.json_path && !strcmp(p.json_path, "-")))

@@ -4,5 +4,6 @@
 #define AL_CLI_COMMANDS_H
 
 int cmd_run(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 
 #endif

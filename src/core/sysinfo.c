@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -14,20 +16,43 @@ copy_str(char *dst, size_t size, const char *src)
 	snprintf(dst, size, "%s", src);
 }
 
+/*
+ * Open root/path for reading, only when it is a regular file or one of
+ * the kernel's (procfs and sysfs files are regular): a FIFO or a device in
+ * a fixture tree must never block us. Returns the fd or -errno.
+ */
+static int
+open_regular(const char *root, const char *path)
+{
+	char full[4096];
+	struct stat st;
+	int fd;
+
+	if ((size_t)snprintf(full, sizeof(full), "%s%s", (root && strcmp(root, "/")) ? root : "",
+			     path) >= sizeof(full))
+		return -ENAMETOOLONG;
+	fd = open(full, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	return fd;
+}
+
 int
 al_read_file(const char *root, const char *path, char *buf, size_t size)
 {
-	char full[4096];
 	ssize_t n, total = 0;
 	int fd;
 
 	if (!size)
 		return -EINVAL;
 	buf[0] = '\0';
-	snprintf(full, sizeof(full), "%s%s", (root && strcmp(root, "/")) ? root : "", path);
-	fd = open(full, O_RDONLY | O_CLOEXEC);
+	fd = open_regular(root, path);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	while ((size_t)total < size - 1) {
 		n = read(fd, buf + total, size - 1 - (size_t)total);
 		if (n < 0) {
@@ -48,21 +73,24 @@ al_read_file(const char *root, const char *path, char *buf, size_t size)
 	return (int)total;
 }
 
-/* Look for "KEY=VALUE" of a kernel config line in a config file below root. */
+/* Whether the kernel config below root has "KEY=y": 1, 0, or -errno (no config). */
 static int
 config_has(const char *root, const char *release, const char *key)
 {
-	char path[512], full[4096], line[256];
+	char path[512], line[256];
 	size_t klen = strlen(key);
-	int found = -ENOENT;
+	int found = 0, fd;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/boot/config-%s", release);
-	snprintf(full, sizeof(full), "%s%s", (root && strcmp(root, "/")) ? root : "", path);
-	f = fopen(full, "re");
-	if (!f)
-		return -errno;
-	found = 0;
+	fd = open_regular(root, path);
+	if (fd < 0)
+		return fd;
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return -ENOMEM;
+	}
 	while (fgets(line, sizeof(line), f))
 		if (!strncmp(line, key, klen) && line[klen] == '=' && line[klen + 1] == 'y')
 			found = 1;
@@ -70,18 +98,65 @@ config_has(const char *root, const char *release, const char *key)
 	return found;
 }
 
+static bool
+valid_mode(const char *m)
+{
+	return !strcmp(m, "none") || !strcmp(m, "voluntary") || !strcmp(m, "full") ||
+	       !strcmp(m, "lazy");
+}
+
+/* The value of "name=value" on root/proc/cmdline (the last one wins, as in the kernel). */
+static bool
+cmdline_value(const char *root, const char *name, char *val, size_t size)
+{
+	char buf[4096];
+	size_t nlen = strlen(name);
+	const char *p = buf;
+	bool found = false;
+
+	if (al_read_file(root, "/proc/cmdline", buf, sizeof(buf)) <= 0)
+		return false;
+	while (*p) {
+		size_t tlen;
+
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		tlen = strcspn(p, " \t\n");
+		if (!tlen || (tlen == 2 && !strncmp(p, "--", 2)))
+			break; /* the rest is for init */
+		if (tlen > nlen && !strncmp(p, name, nlen) && p[nlen] == '=') {
+			snprintf(val, size, "%.*s", (int)(tlen - nlen - 1), p + nlen + 1);
+			found = true;
+		}
+		p += tlen;
+	}
+	return found;
+}
+
 int
 al_sysinfo_preempt_model(const char *root, const char *release, const char *uname_version,
 			 char *model, size_t model_size, char *source, size_t source_size)
 {
+	static const struct {
+		const char *key, *model;
+	} cfg[] = {
+		{ "CONFIG_PREEMPT_LAZY", "lazy" },
+		{ "CONFIG_PREEMPT", "full" },
+		{ "CONFIG_PREEMPT_VOLUNTARY", "voluntary" },
+		{ "CONFIG_PREEMPT_NONE", "none" },
+	};
 	char buf[256], *open_b, *close_b;
+	bool dynamic, have_config;
+	size_t i;
 
+	if (!uname_version)
+		uname_version = "";
 	if (al_read_file(root, "/sys/kernel/realtime", buf, sizeof(buf)) > 0 && buf[0] == '1') {
 		copy_str(model, model_size, "PREEMPT_RT");
 		copy_str(source, source_size, "/sys/kernel/realtime");
 		return 0;
 	}
-	if (uname_version && strstr(uname_version, "PREEMPT_RT")) {
+	if (strstr(uname_version, "PREEMPT_RT")) {
 		copy_str(model, model_size, "PREEMPT_RT");
 		copy_str(source, source_size, "uname -v");
 		return 0;
@@ -93,32 +168,35 @@ al_sysinfo_preempt_model(const char *root, const char *release, const char *unam
 		copy_str(source, source_size, "/sys/kernel/debug/sched/preempt");
 		return 0;
 	}
-	if (release && *release) {
-		static const struct {
-			const char *key, *model;
-		} cfg[] = {
-			{ "CONFIG_PREEMPT_RT", "PREEMPT_RT" },
-			{ "CONFIG_PREEMPT_DYNAMIC", NULL },
-			{ "CONFIG_PREEMPT", "full" },
-			{ "CONFIG_PREEMPT_VOLUNTARY", "voluntary" },
-			{ "CONFIG_PREEMPT_NONE", "none" },
-		};
-		size_t i;
-
-		for (i = 0; i < sizeof(cfg) / sizeof(cfg[0]); i++) {
-			if (config_has(root, release, cfg[i].key) != 1)
-				continue;
-			if (!cfg[i].model)
-				break; /* dynamic: the config gives only the boot default */
-			copy_str(model, model_size, cfg[i].model);
-			snprintf(source, source_size, "/boot/config-%.40s", release);
-			return 0;
-		}
+	have_config = release && *release && config_has(root, release, "CONFIG_PREEMPT") >= 0;
+	if (have_config && config_has(root, release, "CONFIG_PREEMPT_RT") == 1) {
+		copy_str(model, model_size, "PREEMPT_RT");
+		snprintf(source, source_size, "/boot/config-%.40s", release);
+		return 0;
 	}
-	if (uname_version && strstr(uname_version, "PREEMPT_DYNAMIC")) {
+	dynamic = strstr(uname_version, "PREEMPT_DYNAMIC") ||
+		  (have_config && config_has(root, release, "CONFIG_PREEMPT_DYNAMIC") == 1);
+	/* PREEMPT_DYNAMIC without debugfs: preempt= wins, else the config's boot default */
+	if (dynamic && cmdline_value(root, "preempt", buf, sizeof(buf)) && valid_mode(buf)) {
+		copy_str(model, model_size, buf);
+		copy_str(source, source_size, "preempt= in /proc/cmdline");
+		return 0;
+	}
+	for (i = 0; have_config && i < sizeof(cfg) / sizeof(cfg[0]); i++) {
+		if (config_has(root, release, cfg[i].key) != 1)
+			continue;
+		copy_str(model, model_size, cfg[i].model);
+		snprintf(source, source_size, "%s/boot/config-%.40s",
+			 dynamic ? "boot default in " : "", release);
+		return 0;
+	}
+	if (dynamic) {
 		copy_str(model, model_size, "dynamic");
 		copy_str(source, source_size, "uname -v (mount debugfs to read the mode)");
-	} else if (uname_version && strstr(uname_version, "PREEMPT")) {
+	} else if (strstr(uname_version, "PREEMPT_LAZY")) {
+		copy_str(model, model_size, "lazy");
+		copy_str(source, source_size, "uname -v");
+	} else if (strstr(uname_version, "PREEMPT")) {
 		copy_str(model, model_size, "full");
 		copy_str(source, source_size, "uname -v");
 	} else {
@@ -131,13 +209,17 @@ al_sysinfo_preempt_model(const char *root, const char *release, const char *unam
 static void
 read_cpu_model(const char *root, char *buf, size_t size)
 {
-	char full[4096], line[512], *colon, *v;
+	char line[512], *colon, *v;
+	int fd = open_regular(root, "/proc/cpuinfo");
 	FILE *f;
 
-	snprintf(full, sizeof(full), "%s/proc/cpuinfo", (root && strcmp(root, "/")) ? root : "");
-	f = fopen(full, "re");
-	if (!f)
+	if (fd < 0)
 		return;
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return;
+	}
 	while (fgets(line, sizeof(line), f)) {
 		if (strncmp(line, "model name", 10) && strncmp(line, "Hardware", 8) &&
 		    strncmp(line, "cpu model", 9))

@@ -5,6 +5,7 @@
 
 #include "core/clock.h"
 #include "core/stats.h"
+#include "json-check.h"
 #include "report.h"
 
 /*
@@ -116,12 +117,13 @@ system_json(const struct al_result *r)
 {
 	const struct al_sysinfo *s = &r->sys;
 
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:o}", "sysname",
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:o}", "sysname",
 			 jstr(s->sysname), "hostname", jstr(s->nodename), "kernel_release",
 			 jstr(s->release), "kernel_version", jstr(s->version), "machine",
 			 jstr(s->machine), "preempt", jstr(s->preempt), "preempt_source",
 			 jstr(s->preempt_source), "cpu_model", jstr(s->cpu_model), "cpus",
-			 s->cpus, "clocksource", jstr(s->clocksource));
+			 s->cpus, "clocksource", jstr(s->clocksource), "checks",
+			 r->n_checks ? al_json_checks(r->checks, r->n_checks) : json_null());
 }
 
 static json_t *

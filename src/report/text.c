@@ -138,6 +138,25 @@ al_report_text(const struct al_result *r, const struct al_text_opts *o, FILE *f)
 		fprintf(f, "priority=%d  ", r->priority);
 	fprintf(f, "kernel %s (preempt: %s)  duration=%.3f s%s\n", r->sys.release, r->sys.preempt,
 		(double)r->duration_ns / AL_NS_PER_SEC, r->interrupted ? "  (interrupted)" : "");
+	if (r->n_checks) {
+		static const char *const status[4] = { "ok", "warn", "fail", "skip" };
+		int n[4] = { 0 };
+
+		for (i = 0; i < (size_t)r->n_checks; i++)
+			for (int k = 0; k < 4; k++)
+				n[k] += !strcmp(r->checks[i].status, status[k]);
+		fprintf(f, "system check: ok=%d warn=%d fail=%d skip=%d", n[0], n[1], n[2], n[3]);
+		/* name what is not ok; `audiolat check` says how to fix it */
+		for (int k = 2; k >= 1; k--) {
+			if (!n[k])
+				continue;
+			fprintf(f, "  %s:", status[k]);
+			for (i = 0; i < (size_t)r->n_checks; i++)
+				if (!strcmp(r->checks[i].status, status[k]))
+					fprintf(f, " %s", r->checks[i].id);
+		}
+		fprintf(f, "\n");
+	}
 	for (i = 0; i < (size_t)r->n_warnings; i++)
 		fprintf(f, "warning: %s\n", r->warnings[i]);
 	fprintf(f, "\n");

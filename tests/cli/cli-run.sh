@@ -54,6 +54,9 @@ done
 for f in kernel_release kernel_version preempt cpu_model cpus clocksource; do
 	t_true "system has $f" jq -e ".system | has(\"$f\")" "$J"
 done
+t_true "system.checks has the tally" jq -e '.system.checks | (.ok + .warn + .fail + .skip) == (.checks | length) and (.checks | length) > 10' "$J"
+t_true "every check has id, status, message, fix" \
+	jq -e '[.system.checks.checks[] | has("id") and has("status") and has("message") and has("fix")] | all' "$J"
 for f in periods xruns lost_periods wake_latency_ns interval_ns work_ns max_interval_pct_of_buffer within_1ms_pct within_2ms_pct min_margin_ns histogram; do
 	t_true "total has $f" jq -e ".total | has(\"$f\")" "$J"
 	t_true "phases[0] has $f" jq -e ".phases[0] | has(\"$f\")" "$J"
@@ -79,6 +82,7 @@ t_grep "$OUT" '^max latency=[0-9.]+ ms  factor=[0-9.]+ % of buffer  1MS factor=[
 t_grep "$OUT" '^wake latency +[0-9.]+' "the percentile table"
 t_grep "$OUT" 'histogram' "the ASCII histogram"
 t_grep "$OUT" 'rate=44100 Hz  2 x 128 frames' "the configuration is printed"
+t_grep "$OUT" '^system check: ok=[0-9]+ warn=[0-9]+ fail=[0-9]+ skip=[0-9]+' "the system check tally is printed"
 
 # thresholds: exit 3
 t_exit 3 "--max-latency 1ns is exceeded: exit 3" "$A" run -d 200ms -q --max-latency 1ns

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * audiolat check: is this system set up for low-latency audio?
+ *
+ * Every check reads its files below a root directory ("/" for the running
+ * system, a fixture tree in tests) and gives one struct al_syscheck:
+ * status "ok", "warn", "fail" or "skip", a one-line message and the exact
+ * command or setting that fixes it ("" when ok). Nothing is printed,
+ * nothing on the system is changed.
+ */
+#ifndef AL_CHECK_CHECK_H
+#define AL_CHECK_CHECK_H
+
+#include <stddef.h>
+
+#include "core/result.h"
+
+struct al_check_opts {
+	/* Root of the tree to inspect; NULL or "/" is the live system. */
+	const char *root;
+	/*
+	 * Try to run a short-lived thread at SCHED_FIFO prio; return 0 when
+	 * it really ran at that policy, -errno otherwise. NULL: on the live
+	 * system a real thread is tried (the caller's own scheduling is never
+	 * touched); below any other root the sched_fifo check is skipped.
+	 * Tests set it to drive that check through its results.
+	 */
+	int (*try_fifo)(int prio);
+};
+
+/* How many of each status a set of checks holds. */
+struct al_check_tally {
+	int ok;
+	int warn;
+	int fail;
+	int skip;
+};
+
+/*
+ * Run every check and write one result per check, in a fixed order, to
+ * out[0..cap). AL_SYSCHECKS_MAX is always enough. Returns the number of
+ * results, -ENOSPC when cap is too small (nothing is written), -ENOTDIR
+ * or -ENOENT when root is not a directory.
+ */
+int al_check_run(const struct al_check_opts *o, struct al_syscheck *out, size_t cap);
+
+/* Count the statuses of c[0..n); unknown statuses count as skip. */
+void al_check_tally(const struct al_syscheck *c, int n, struct al_check_tally *t);
+
+#endif

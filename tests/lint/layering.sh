@@ -1,0 +1,39 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The floors: includes only point down.
+#   core                                   -> nothing of ours
+#   backend load midi trace check report store -> core (midi may use load)
+#   run                                    -> backend load trace core
+#   cli                                    -> anything
+. "$(dirname "$0")/../lib.sh"
+src="$TESTS_DIR/../src"
+
+allowed() { # area -> the areas it may include
+	case $1 in
+	core) echo "" ;;
+	midi) echo "core load" ;;
+	backend | load | trace | check | report | store) echo "core" ;;
+	run) echo "core backend load trace" ;;
+	cli) echo "core backend load midi trace check report store run cli" ;;
+	*) echo "?" ;;
+	esac
+}
+
+for dir in "$src"/*/; do
+	area=$(basename "$dir")
+	ok_areas=$(allowed "$area")
+	bad=""
+	while IFS= read -r line; do
+		file=${line%%:*}
+		inc=$(sed -E 's/.*#include "([^"]+)".*/\1/' <<<"${line#*:}")
+		case $inc in
+		*/*) target=${inc%%/*} ;;
+		*) continue ;; # same directory
+		esac
+		[ "$target" = "$area" ] && continue
+		case " $ok_areas " in *" $target "*) ;; *) bad+="$(basename "$file") includes $inc; " ;; esac
+	done < <(grep -H '^#include "' "$dir"*.[ch] 2>/dev/null)
+	[ -z "$bad" ] || echo "# $area: $bad"
+	t_result $([ -z "$bad" ] && echo 0 || echo 1) "src/$area includes only what lies below it"
+done
+t_done
