@@ -28,6 +28,19 @@ struct al_write_info {
 	int64_t lost_periods;  /* periods the card could not play */
 };
 
+/*
+ * Callback-driven backends (JACK) call these from their own real-time
+ * thread once per period instead of being driven through wait/write:
+ * work() does the period's busy work and returns the clock after it;
+ * record() accounts the period. Both are hot-path safe.
+ */
+struct al_period_hooks {
+	int64_t (*work)(void *ctx, int64_t *start_ns);
+	void (*record)(void *ctx, const struct al_wake *w, int64_t work_start_ns,
+		       int64_t work_end_ns, const struct al_write_info *wi);
+	void *ctx;
+};
+
 struct al_backend_ops {
 	const char *name;
 	const char *summary;
@@ -38,6 +51,13 @@ struct al_backend_ops {
 	int (*open)(void *priv, const struct al_config *cfg);
 	/* Start the stream full; *start_ns is when it started. */
 	int (*start)(void *priv, int64_t *start_ns);
+	/*
+	 * Callback mode (optional; when set, start/wait/write are not used):
+	 * start the stream and return; every period calls h->work and
+	 * h->record from the backend's thread until stop(). *start_ns must be
+	 * set before the first period is delivered (h stays valid until stop).
+	 */
+	int (*start_cb)(void *priv, const struct al_period_hooks *h, int64_t *start_ns);
 	/* HOT: sleep until one period of space is free. 0 or -errno. */
 	int (*wait)(void *priv, struct al_wake *w);
 	/* HOT: fill the free space; now_ns is a fresh clock reading. 0 or -errno. */

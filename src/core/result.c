@@ -45,9 +45,17 @@ al_result_alloc(struct al_result *r, const struct al_config *cfg, size_t n_phase
 	memset(r, 0, sizeof(*r));
 	r->cfg = *cfg;
 	r->dma_latency_us = -1;
+	/* windows of 100 ms (or as set), longer when the run would need too many */
+	r->window_ns = cfg->window_ns > 0 ? cfg->window_ns : AL_WINDOW_DEFAULT_NS;
+	if (cfg->duration_ns / r->window_ns >= AL_WINDOWS_MAX - 2)
+		r->window_ns = cfg->duration_ns / (AL_WINDOWS_MAX - 2) + 1;
+	r->window_cap = (size_t)(cfg->duration_ns / r->window_ns) + 2;
+	if (r->window_cap > AL_WINDOWS_MAX)
+		r->window_cap = AL_WINDOWS_MAX;
 	r->phases = calloc(n_phases ? n_phases : 1, sizeof(*r->phases));
 	r->xrun_events = calloc(xrun_cap ? xrun_cap : 1, sizeof(*r->xrun_events));
-	if (!r->phases || !r->xrun_events) {
+	r->windows = calloc(r->window_cap, sizeof(*r->windows));
+	if (!r->phases || !r->xrun_events || !r->windows) {
 		al_result_free(r);
 		return -ENOMEM;
 	}
@@ -59,6 +67,7 @@ al_result_alloc(struct al_result *r, const struct al_config *cfg, size_t n_phase
 	}
 	al_period_stats_init(&r->total);
 	al_rt_prefault(r->xrun_events, xrun_cap * sizeof(*r->xrun_events));
+	al_rt_prefault(r->windows, r->window_cap * sizeof(*r->windows));
 	r->period_ns = al_frames_to_ns(cfg->period_frames, cfg->rate_hz);
 	r->buffer_ns = al_frames_to_ns(cfg->period_frames * cfg->periods, cfg->rate_hz);
 	return 0;
@@ -69,6 +78,8 @@ al_result_free(struct al_result *r)
 {
 	free(r->phases);
 	free(r->xrun_events);
+	free(r->windows);
+	r->windows = NULL;
 	r->phases = NULL;
 	r->xrun_events = NULL;
 	r->n_phases = 0;
@@ -79,6 +90,36 @@ static inline int64_t
 abs64(int64_t v)
 {
 	return v < 0 ? -v : v;
+}
+
+static inline void
+record_window(struct al_result *r, const struct al_sample *s, int phase, int64_t wake_lat_ns)
+{
+	int64_t t_ns = s->wake_ns - r->start_mono_ns;
+	size_t i = t_ns > 0 ? (size_t)(t_ns / r->window_ns) : 0;
+	struct al_window *w;
+
+	if (i >= r->window_cap) {
+		r->windows_dropped++;
+		return;
+	}
+	w = &r->windows[i];
+	if (!w->periods) {
+		w->wake_min_ns = wake_lat_ns;
+		w->wake_max_ns = wake_lat_ns;
+		w->phase = phase;
+	}
+	if (wake_lat_ns < w->wake_min_ns)
+		w->wake_min_ns = wake_lat_ns;
+	if (wake_lat_ns > w->wake_max_ns)
+		w->wake_max_ns = wake_lat_ns;
+	w->wake_sum_ns += wake_lat_ns;
+	if (s->prev_wake_ns && s->wake_ns - s->prev_wake_ns > w->interval_max_ns)
+		w->interval_max_ns = s->wake_ns - s->prev_wake_ns;
+	w->periods++;
+	w->xruns += s->xrun_start_ns != 0;
+	if (i + 1 > r->n_windows)
+		r->n_windows = i + 1;
 }
 
 void
@@ -122,6 +163,7 @@ al_result_record(struct al_result *r, const struct al_sample *s)
 		}
 		atomic_fetch_add_explicit(&r->live.xruns, 1, memory_order_relaxed);
 	}
+	record_window(r, s, phase, wake_lat_ns);
 	atomic_fetch_add_explicit(&r->live.periods, 1, memory_order_relaxed);
 	if (wake_lat_ns > atomic_load_explicit(&r->live.max_wake_ns, memory_order_relaxed))
 		atomic_store_explicit(&r->live.max_wake_ns, wake_lat_ns, memory_order_relaxed);

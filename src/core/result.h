@@ -35,6 +35,7 @@ struct al_config {
 	int dma_latency_us;       /* -1: /dev/cpu_dma_latency untouched */
 	int64_t max_latency_ns;   /* 0: no threshold */
 	bool fail_on_xrun;
+	int64_t window_ns;        /* time series window, 0: default (100 ms, longer for long runs) */
 	char load_spec[AL_LOAD_DESC_MAX]; /* as given, "" when none */
 };
 
@@ -90,6 +91,23 @@ struct al_xrun_event {
 	int phase;
 };
 
+/*
+ * One window of the time series: enough to draw a run of any length at a
+ * constant size. Windows are window_ns long from the stream start.
+ */
+struct al_window {
+	int64_t wake_min_ns;
+	int64_t wake_max_ns;
+	int64_t wake_sum_ns;
+	int64_t interval_max_ns;
+	uint32_t periods;      /* 0: no wake-up in this window (stalled) */
+	uint32_t xruns;
+	int32_t phase;
+};
+
+#define AL_WINDOW_DEFAULT_NS (100 * 1000 * 1000LL)
+#define AL_WINDOWS_MAX 36000   /* 1 h of 100 ms windows; longer runs get longer windows */
+
 /* One period as measured by the audio thread. */
 struct al_sample {
 	int64_t boundary_ns;   /* when the period should have started (absolute) */
@@ -138,6 +156,12 @@ struct al_result {
 	_Atomic uint64_t xrun_events_dropped;
 
 	struct al_live live;
+
+	struct al_window *windows;  /* time series, window_cap entries */
+	size_t window_cap;
+	int64_t window_ns;
+	size_t n_windows;           /* written by the audio thread; read after the run */
+	uint64_t windows_dropped;   /* periods past the last window */
 
 	struct al_syscheck checks[AL_SYSCHECKS_MAX]; /* filled by the CLI, may be empty */
 	int n_checks;

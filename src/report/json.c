@@ -98,7 +98,7 @@ config_json(const struct al_result *r)
 	const struct al_config *c = &r->cfg;
 
 	return json_pack("{s:o, s:o, s:I, s:I, s:i, s:I, s:I, s:I, s:i, s:i, s:o, s:I, s:o, "
-			 "s:o, s:b, s:o}",
+			 "s:o, s:b, s:o, s:o}",
 			 "backend", jstr(c->backend), "device", jstr(c->device[0] ? c->device : NULL), "rate",
 			 (json_int_t)c->rate_hz, "period_frames", (json_int_t)c->period_frames,
 			 "periods", c->periods, "buffer_frames",
@@ -109,7 +109,8 @@ config_json(const struct al_result *r)
 			 "duration_ns", (json_int_t)c->duration_ns, "dma_latency_us",
 			 c->dma_latency_us < 0 ? json_null() : json_integer(c->dma_latency_us),
 			 "max_latency_ns", json_ns_or_null(c->max_latency_ns, 0), "fail_on_xrun",
-			 c->fail_on_xrun, "load", jstr(c->load_spec[0] ? c->load_spec : NULL));
+			 c->fail_on_xrun, "load", jstr(c->load_spec[0] ? c->load_spec : NULL),
+			 "window_ns", json_ns_or_null(c->window_ns, 0));
 }
 
 static json_t *
@@ -146,6 +147,34 @@ phase_json(const struct al_result *r, const struct al_phase *ph)
 	return o;
 }
 
+/* Compact rows: [t_ns, periods, wake_min_ns, wake_mean_ns, wake_max_ns, interval_max_ns, xruns, phase] */
+static json_t *
+timeseries_json(const struct al_result *r)
+{
+	json_t *rows = json_array();
+	size_t i;
+
+	for (i = 0; i < r->n_windows; i++) {
+		const struct al_window *w = &r->windows[i];
+		json_t *row;
+
+		if (w->periods)
+			row = json_pack("[I, i, I, I, I, I, i, o]", (json_int_t)(i * r->window_ns),
+					(int)w->periods, (json_int_t)w->wake_min_ns,
+					(json_int_t)(w->wake_sum_ns / w->periods),
+					(json_int_t)w->wake_max_ns, (json_int_t)w->interval_max_ns,
+					(int)w->xruns, jstr(r->phases[w->phase].name));
+		else /* nothing woke in this window: the thread was stalled */
+			row = json_pack("[I, i, n, n, n, n, i, n]", (json_int_t)(i * r->window_ns), 0,
+					0);
+		json_array_append_new(rows, row);
+	}
+	return json_pack("{s:I, s:[s, s, s, s, s, s, s, s], s:o, s:I}", "window_ns",
+			 (json_int_t)r->window_ns, "columns", "t_ns", "periods", "wake_min_ns",
+			 "wake_mean_ns", "wake_max_ns", "interval_max_ns", "xruns", "phase", "rows",
+			 rows, "periods_dropped", (json_int_t)r->windows_dropped);
+}
+
 json_t *
 al_report_json(const struct al_result *r)
 {
@@ -169,7 +198,7 @@ al_report_json(const struct al_result *r)
 	for (i = 0; i < (size_t)r->n_warnings; i++)
 		json_array_append_new(warnings, jstr(r->warnings[i]));
 	root = json_pack("{s:s, s:s, s:o, s:o, s:o, s:b, s:i, s:b, s:o, s:I, s:s, s:I, s:b, "
-			 "s:o, s:o, s:o, s:I, s:o}",
+			 "s:o, s:o, s:o, s:I, s:o, s:o}",
 			 "schema", AL_SCHEMA_RUN, "tool_version", r->tool_version, "cmdline",
 			 jstr(r->cmdline), "config", config_json(r), "system", system_json(r),
 			 "realtime", r->realtime, "priority", r->priority, "memory_locked",
@@ -179,6 +208,7 @@ al_report_json(const struct al_result *r)
 			 "duration_ns", (json_int_t)r->duration_ns, "interrupted", r->interrupted,
 			 "total", stats_json(r, &r->total), "phases", phases, "xrun_events",
 			 events, "xrun_events_dropped",
-			 (json_int_t)atomic_load(&r->xrun_events_dropped), "warnings", warnings);
+			 (json_int_t)atomic_load(&r->xrun_events_dropped), "warnings", warnings,
+			 "timeseries", timeseries_json(r));
 	return root;
 }

@@ -30,18 +30,53 @@ struct run_ctx {
 	atomic_int started;   /* audio thread: stream running, r->start_mono_ns valid */
 	atomic_int finished;  /* audio thread left its loop */
 	int thread_rc;
+	int64_t prev_wake_ns; /* audio thread only */
+	struct al_period_hooks hooks; /* callback-mode backends */
 };
+
+/* Hot path: the period's busy work; returns the clock after it. */
+static int64_t
+period_work(void *ctx, int64_t *start_ns)
+{
+	struct run_ctx *c = ctx;
+
+	*start_ns = al_clock_now_ns();
+	al_busy_run(c->r->cpu_load_loops);
+	return al_clock_now_ns();
+}
+
+/* Hot path: account one period. */
+static void
+period_record(void *ctx, const struct al_wake *w, int64_t work_start_ns, int64_t work_end_ns,
+	      const struct al_write_info *wi)
+{
+	struct run_ctx *c = ctx;
+	struct al_sample s = {
+		.boundary_ns = w->boundary_ns,
+		.wake_ns = w->wake_ns,
+		.prev_wake_ns = c->prev_wake_ns,
+		.work_ns = work_end_ns - work_start_ns,
+		.margin_ns = wi->margin_ns,
+		/* boundaries after ours that passed before the write */
+		.missed = work_end_ns > w->boundary_ns
+				  ? (work_end_ns - w->boundary_ns) / c->r->period_ns
+				  : 0,
+		.xrun_start_ns = wi->xrun_start_ns,
+		.xrun_ns = wi->xrun_ns,
+		.lost_periods = wi->lost_periods,
+	};
+
+	al_result_record(c->r, &s);
+	c->prev_wake_ns = w->wake_ns;
+}
 
 /* The measurement hot path: wait, work, write, record. Nothing else. */
 static int
 measure_loop(struct run_ctx *c)
 {
 	const struct al_backend_ops *ops = c->ops;
-	struct al_result *r = c->r;
-	int64_t loops = r->cpu_load_loops, period_ns = r->period_ns, prev_wake_ns = 0;
 	int64_t t0_ns, t1_ns;
 	struct al_write_info wi;
-	struct al_sample s;
 	struct al_wake w;
 	int rc;
 
@@ -49,26 +84,11 @@ measure_loop(struct run_ctx *c)
 		rc = ops->wait(c->priv, &w);
 		if (rc)
 			return rc;
-		t0_ns = al_clock_now_ns();
-		al_busy_run(loops);
-		t1_ns = al_clock_now_ns();
+		t1_ns = period_work(c, &t0_ns);
 		rc = ops->write(c->priv, t1_ns, &wi);
 		if (rc)
 			return rc;
-		s = (struct al_sample){
-			.boundary_ns = w.boundary_ns,
-			.wake_ns = w.wake_ns,
-			.prev_wake_ns = prev_wake_ns,
-			.work_ns = t1_ns - t0_ns,
-			.margin_ns = wi.margin_ns,
-			/* boundaries after ours that passed before the write */
-			.missed = t1_ns > w.boundary_ns ? (t1_ns - w.boundary_ns) / period_ns : 0,
-			.xrun_start_ns = wi.xrun_start_ns,
-			.xrun_ns = wi.xrun_ns,
-			.lost_periods = wi.lost_periods,
-		};
-		al_result_record(r, &s);
-		prev_wake_ns = w.wake_ns;
+		period_record(c, &w, t0_ns, t1_ns, &wi);
 	}
 	return 0;
 }
@@ -86,6 +106,20 @@ audio_thread(void *arg)
 	while (!atomic_load(&c->go) && !atomic_load(&c->stop))
 		al_clock_sleep_until_ns(al_clock_now_ns() + AL_NS_PER_MS);
 	if (atomic_load(&c->stop)) {
+		c->thread_rc = 0;
+		goto out;
+	}
+	if (c->ops->start_cb) {
+		/* the backend's own thread measures; this one only waits */
+		c->hooks = (struct al_period_hooks){ period_work, period_record, c };
+		rc = c->ops->start_cb(c->priv, &c->hooks, &c->r->start_mono_ns);
+		if (rc) {
+			c->thread_rc = rc;
+			goto out;
+		}
+		atomic_store(&c->started, 1);
+		while (!atomic_load(&c->stop))
+			al_clock_sleep_until_ns(al_clock_now_ns() + 10 * AL_NS_PER_MS);
 		c->thread_rc = 0;
 		goto out;
 	}

@@ -72,6 +72,13 @@ t_true "min <= p50 <= p99 <= max" \
 	jq -e '.total.wake_latency_ns | .min <= .p50 and .p50 <= .p99 and .p99 <= .max' "$J"
 t_true "not interrupted" jq -e '.interrupted == false' "$J"
 
+t_true "timeseries: 100 ms windows covering the run" \
+	jq -e '.timeseries.window_ns == 100000000 and (.timeseries.rows | length) >= 10 and (.timeseries.rows | length) <= 12' "$J"
+t_true "timeseries: the windows hold every period" \
+	jq -e '([.timeseries.rows[][1]] | add) == .total.periods' "$J"
+t_true "timeseries: window maxima reach the run max" \
+	jq -e '([.timeseries.rows[][4] // 0] | max) == .total.wake_latency_ns.max' "$J"
+
 # JSON on stdout is the only thing on stdout
 t_exit 0 "--json - exits 0" "$A" run -d 300ms --json -
 t_true "stdout is one JSON document" jq -e '.schema == "audiolat.run/1"' "$OUT"

@@ -23,7 +23,7 @@ if command -v setpriv >/dev/null && [ "$(id -u)" -eq 0 ] &&
 		--clear-groups bash -c "ulimit -r 0; exec '$AUDIOLAT' run -d 300ms --json '$W/n.json'"
 	t_grep "$OUT" 'SCHED_FIFO priority 80 not permitted' "one warning says SCHED_FIFO was refused"
 	t_true "realtime is false" jq -e '.realtime == false and .priority == 0' "$W/n.json"
-	t_true "the run measured periods" jq -e '.total.periods > 100' "$W/n.json"
+	t_true "the run measured periods" jq -e '.total.periods > 0' "$W/n.json"
 	rm -rf "$W"
 else
 	t_skip "a run without rtprio" "needs root, setpriv and a binary user nobody can run"

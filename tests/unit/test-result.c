@@ -140,6 +140,56 @@ warnings_are_bounded(void **state)
 	assert_int_equal(strlen(r.warnings[0]), AL_WARN_LEN - 1);
 }
 
+static void
+long_runs_get_longer_windows(void **state)
+{
+	struct al_config cfg = { .backend = "sim", .rate_hz = 48000, .period_frames = 48,
+				 .periods = 3, .duration_ns = 86400 * AL_NS_PER_SEC };
+	struct al_result day;
+
+	(void)state;
+	assert_int_equal(al_result_alloc(&day, &cfg, 1, 4), 0);
+	assert_true(day.window_ns > 2 * AL_NS_PER_SEC && day.window_ns < 3 * AL_NS_PER_SEC);
+	assert_true(day.window_cap <= AL_WINDOWS_MAX);
+	assert_true((int64_t)day.window_cap * day.window_ns >= cfg.duration_ns);
+	al_result_free(&day);
+	cfg.duration_ns = 10 * AL_NS_PER_SEC;
+	assert_int_equal(al_result_alloc(&day, &cfg, 1, 4), 0);
+	assert_int_equal(day.window_ns, AL_WINDOW_DEFAULT_NS);
+	assert_int_equal(day.window_cap, 102);
+	al_result_free(&day);
+}
+
+static void
+windows_summarise_their_periods(void **state)
+{
+	struct al_config cfg = { .backend = "sim", .rate_hz = 48000, .period_frames = 48,
+				 .periods = 3, .duration_ns = AL_NS_PER_SEC };
+	struct al_result w;
+	struct al_sample s = { 0 };
+	int i;
+
+	(void)state;
+	assert_int_equal(al_result_alloc(&w, &cfg, 1, 4), 0);
+	w.start_mono_ns = 1000 * MS;
+	for (i = 0; i < 250; i++) { /* 1 ms periods: windows 0 and 1 full, 2 half */
+		s.boundary_ns = w.start_mono_ns + i * MS;
+		s.wake_ns = s.boundary_ns + (i == 150 ? 900 * US : 10 * US);
+		s.prev_wake_ns = i ? s.wake_ns - MS : 0;
+		s.margin_ns = MS;
+		al_result_record(&w, &s);
+	}
+	assert_int_equal(w.n_windows, 3);
+	assert_int_equal(w.windows[0].periods, 100);
+	assert_int_equal(w.windows[1].periods, 100);
+	assert_int_equal(w.windows[2].periods, 50);
+	assert_int_equal(w.windows[1].wake_max_ns, 900 * US);
+	assert_int_equal(w.windows[1].wake_min_ns, 10 * US);
+	assert_int_equal(w.windows[0].wake_max_ns, 10 * US);
+	assert_int_equal(w.windows[0].wake_sum_ns, 100 * 10 * US);
+	al_result_free(&w);
+}
+
 int
 main(void)
 {
@@ -151,6 +201,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(xrun_events_beyond_capacity_are_counted, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(warnings_are_bounded, setup, teardown),
+		cmocka_unit_test(long_runs_get_longer_windows),
+		cmocka_unit_test(windows_summarise_their_periods),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
