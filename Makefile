@@ -3,7 +3,7 @@
 BUILD ?= build
 AUDIOLAT = $(BUILD)/src/cli/audiolat
 
-.PHONY: all deps build run test bench clean
+.PHONY: all deps build run test bench fuzz clean
 
 all: build
 
@@ -22,6 +22,11 @@ run: build
 
 test: build
 	scripts/check $(BUILD)
+
+# every libFuzzer target for FUZZ_SECONDS each (make test runs them for 5 s)
+FUZZ_SECONDS ?= 60
+fuzz: build
+	BUILD_DIR=$(BUILD) tests/fuzz/run-libfuzzer.sh $(FUZZ_SECONDS)
 
 bench: build
 	bench/vs-cyclictest.sh

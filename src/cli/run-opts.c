@@ -9,6 +9,8 @@
 #include "core/units.h"
 #include "run-opts.h"
 
+#define SHORT_OPTS ":b:D:r:P:n:L:p:a:d:qvh"
+
 enum {
 	OPT_JSON = 256,
 	OPT_MAX_LATENCY,
@@ -127,7 +129,7 @@ al_run_parse_args(int argc, char **argv, struct al_run_cli *p, char *err, size_t
 
 	optind = 0; /* full reset: the parser may run more than once (tests) */
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":b:D:r:P:n:L:p:a:d:qvh", long_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, SHORT_OPTS, long_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'b':
 			if (!al_backend_find(optarg))
@@ -142,27 +144,33 @@ al_run_parse_args(int argc, char **argv, struct al_run_cli *p, char *err, size_t
 			break;
 		case 'r':
 			rc = num("-r/--rate", optarg, 1000, 768000, &v, err, err_size);
-			c->rate_hz = v;
+			if (!rc)
+				c->rate_hz = v;
 			break;
 		case 'P':
 			rc = num("-P/--period", optarg, 1, 1048576, &v, err, err_size);
-			c->period_frames = v;
+			if (!rc)
+				c->period_frames = v;
 			break;
 		case 'n':
 			rc = num("-n/--periods", optarg, 2, 1024, &v, err, err_size);
-			c->periods = (int)v;
+			if (!rc)
+				c->periods = (int)v;
 			break;
 		case 'L':
 			rc = num("-L/--cpu-load", optarg, 0, 100, &v, err, err_size);
-			c->cpu_load_pct = (int)v;
+			if (!rc)
+				c->cpu_load_pct = (int)v;
 			break;
 		case 'p':
 			rc = num("-p/--priority", optarg, 0, 99, &v, err, err_size);
-			c->priority = (int)v;
+			if (!rc)
+				c->priority = (int)v;
 			break;
 		case 'a':
 			rc = num("-a/--affinity", optarg, 0, 4095, &v, err, err_size);
-			c->affinity_cpu = (int)v;
+			if (!rc)
+				c->affinity_cpu = (int)v;
 			break;
 		case 'd':
 			rc = dur("-d/--duration", optarg, AL_NS_PER_SEC, &c->duration_ns, err,
@@ -192,7 +200,8 @@ al_run_parse_args(int argc, char **argv, struct al_run_cli *p, char *err, size_t
 			break;
 		case OPT_DMA_LATENCY:
 			rc = num("--dma-latency", optarg, 0, 2000000000, &v, err, err_size);
-			c->dma_latency_us = (int)v;
+			if (!rc)
+				c->dma_latency_us = (int)v;
 			break;
 		case OPT_NO_HISTOGRAM:
 			p->no_histogram = true;
@@ -204,6 +213,11 @@ al_run_parse_args(int argc, char **argv, struct al_run_cli *p, char *err, size_t
 			return bad(err, err_size, "%s%s: needs a value", "option ",
 				   argv[optind - 1]);
 		default:
+			/* an unknown letter inside a cluster ("-qXv"): name the letter */
+			if (optopt > 0 && optopt < 256 && !strchr(SHORT_OPTS, optopt)) {
+				snprintf(err, err_size, "unknown option '-%c'", optopt);
+				return -EINVAL;
+			}
 			return bad(err, err_size, "%s'%s'", "unknown option ", argv[optind - 1]);
 		}
 		if (rc)

@@ -25,7 +25,7 @@ static const struct {
 int
 al_parse_duration_ns(const char *s, int64_t default_unit_ns, int64_t *out_ns)
 {
-	int64_t whole = 0, frac = 0, frac_div = 1, unit_ns = 0, r;
+	int64_t whole = 0, frac = 0, frac_div = 1, unit_ns = 0, frac_ns, r;
 	const char *p = s;
 	int digits = 0;
 	size_t i;
@@ -64,9 +64,10 @@ al_parse_duration_ns(const char *s, int64_t default_unit_ns, int64_t *out_ns)
 		return -ERANGE;
 	r = whole * unit_ns;
 	/* frac / frac_div * unit_ns, exact up to 1 ns (frac_div <= 1e13, unit <= 3.6e12) */
-	r += (int64_t)((__int128)frac * unit_ns / frac_div);
-	if (r < 0)
+	frac_ns = (int64_t)((__int128)frac * unit_ns / frac_div);
+	if (frac_ns > INT64_MAX - r)
 		return -ERANGE;
+	r += frac_ns;
 	*out_ns = r;
 	return 0;
 }

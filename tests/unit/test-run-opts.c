@@ -101,6 +101,8 @@ unknown_options_and_arguments(void **state)
 	(void)state;
 	expect_error(PARSE("--nosuch"), "--nosuch");
 	expect_error(PARSE("-Z"), "-Z");
+	expect_error(PARSE("-qXv"), "'-X'");
+	expect_error(PARSE("--rate", "48000", "-Xq"), "'-X'");
 	expect_error(PARSE("-P"), "needs a value");
 	expect_error(PARSE("extra"), "extra");
 }

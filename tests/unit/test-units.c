@@ -70,6 +70,9 @@ huge_durations_are_out_of_range(void **state)
 	(void)state;
 	assert_int_equal(al_parse_duration_ns("99999999999999999999s", 0, &v), -ERANGE);
 	assert_int_equal(al_parse_duration_ns("9999999999h", 0, &v), -ERANGE);
+	/* the fraction must not overflow what the whole part left */
+	assert_int_equal(al_parse_duration_ns("9223372036.9", AL_NS_PER_SEC, &v), -ERANGE);
+	assert_int_equal(al_parse_duration_ns("9223372036854775.999us", 0, &v), -ERANGE);
 	assert_int_equal(al_parse_duration_ns("9223372036854775807ns", 0, &v), 0);
 	assert_int_equal(v, INT64_MAX);
 }

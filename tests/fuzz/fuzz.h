@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Shared by the fuzz targets: the libFuzzer entry point, turning an input
+ * into a C string, and invariant checks that abort() (so both libFuzzer
+ * and standalone-main.c report the input that broke them).
+ */
+#ifndef AL_TESTS_FUZZ_H
+#define AL_TESTS_FUZZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The input as a NUL-terminated string (it ends at its first NUL byte). */
+static inline char *
+fuzz_strndup(const uint8_t *data, size_t size)
+{
+	char *s = malloc(size + 1);
+
+	if (!s)
+		abort();
+	if (size)
+		memcpy(s, data, size);
+	s[size] = '\0';
+	return s;
+}
+
+#define FUZZ_CHECK(cond, fmt, ...)                                                          \
+	do {                                                                                 \
+		if (!(cond)) {                                                               \
+			fprintf(stderr, "%s:%d: invariant failed: %s: " fmt "\n", __FILE__,  \
+				__LINE__, #cond, __VA_ARGS__);                               \
+			abort();                                                             \
+		}                                                                            \
+	} while (0)
+
+/* err is NUL-terminated within size, non-empty, and (when the input had none) has no '\n'. */
+static inline void
+fuzz_check_err(const char *err, size_t size, int input_has_newline)
+{
+	FUZZ_CHECK(memchr(err, '\0', size), "error text not NUL-terminated in %zu bytes", size);
+	FUZZ_CHECK(err[0], "%s", "empty error text on failure");
+	FUZZ_CHECK(input_has_newline || !strchr(err, '\n'), "error text is not one line: '%s'",
+		   err);
+}
+
+#endif
