@@ -16,9 +16,10 @@ $(BUILD)/build.ninja:
 build: deps $(BUILD)/build.ninja
 	ninja -C $(BUILD)
 
-# the default measurement: the simulated card, 3 x 64 frames at 48 kHz
+# the default measurement: the simulated card, 3 x 64 frames at 48 kHz,
+# through latencytest's phases in 42 s (idle, procfs, disk write/copy/read, hackbench)
 run: build
-	$(AUDIOLAT) run -d 10s
+	$(AUDIOLAT) run --load latencytest-short --file-size 128M
 
 test: build
 	scripts/check $(BUILD)

@@ -115,6 +115,8 @@ cmd_run(int argc, char **argv)
 {
 	struct status_ctx sctx;
 	struct al_run_opts o;
+	struct al_phase_spec *phases = NULL;
+	size_t n_phases = 0;
 	struct al_run_cli p;
 	struct al_result r;
 	const char *word;
@@ -134,9 +136,23 @@ cmd_run(int argc, char **argv)
 				       p.cfg.affinity_cpu, ncpu - 1);
 
 	memset(&o, 0, sizeof(o));
+	if (p.load_spec) {
+		/* untimed phases share -d; when every phase is timed, they make the run */
+		if (al_load_spec_parse(p.load_spec, p.cfg.duration_ns, &phases, &n_phases, err,
+				       sizeof(err)))
+			return cli_usage_error("run", "--load: %s", err);
+		if (al_load_check_opts(&p.load_opts, phases, n_phases, err, sizeof(err))) {
+			al_load_spec_free(phases);
+			return cli_usage_error("run", "%s", err);
+		}
+		p.cfg.duration_ns = al_load_spec_total_ns(phases, n_phases);
+		o.phases = phases;
+		o.n_phases = n_phases;
+		o.load_opts = &p.load_opts;
+	}
 	o.cfg = p.cfg;
 	o.stop_requested = &stop_requested;
-	sctx.total_ns = p.cfg.duration_ns;
+	sctx.total_ns = o.cfg.duration_ns;
 	if (cli_status_wanted(p.quiet)) {
 		o.status = status_line;
 		o.status_ud = &sctx;
@@ -144,6 +160,7 @@ cmd_run(int argc, char **argv)
 	}
 	install_signals();
 	rc = al_run(&o, &r);
+	al_load_spec_free(phases);
 	if (o.status)
 		fprintf(stderr, "\r\033[K");
 	if (rc && !r.n_phases)

@@ -12,6 +12,7 @@
 const struct al_command al_commands[] = {
 	{ "run", cmd_run, "measure period wake-up latency and xruns of an audio stream" },
 	{ "check", cmd_check, "is this system set up for low-latency audio?" },
+	{ "load", cmd_load, "run one built-in load on its own" },
 	{ NULL, NULL, NULL },
 };
 

@@ -17,9 +17,13 @@ enum {
 	OPT_FAIL_ON_XRUN,
 	OPT_DMA_LATENCY,
 	OPT_NO_HISTOGRAM,
+	OPT_LOAD,
+	OPT_LOAD_BASE = 512, /* + index into al_load_optdefs */
 };
 
-static const struct option long_opts[] = {
+#define LONG_OPTS_MAX 96
+
+static const struct option run_opts[] = {
 	{ "backend", required_argument, NULL, 'b' },
 	{ "device", required_argument, NULL, 'D' },
 	{ "rate", required_argument, NULL, 'r' },
@@ -36,6 +40,7 @@ static const struct option long_opts[] = {
 	{ "fail-on-xrun", no_argument, NULL, OPT_FAIL_ON_XRUN },
 	{ "dma-latency", required_argument, NULL, OPT_DMA_LATENCY },
 	{ "no-histogram", no_argument, NULL, OPT_NO_HISTOGRAM },
+	{ "load", required_argument, NULL, OPT_LOAD },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -62,6 +67,13 @@ const char al_run_help[] =
 	"  -d, --duration TIME    how long (default 10s; ns, us, ms, s, m, h; bare = s)\n"
 	"      --max-latency TIME exit 3 when the max wake latency exceeds TIME (bare = us)\n"
 	"      --fail-on-xrun     exit 3 when any xrun happened\n"
+	"load (docs/loads.md, audiolat load --help):\n"
+	"      --load SPEC        run through load phases: idle:10s,hackbench:30s,...;\n"
+	"                         '+' combines loads; presets latencytest, latencytest-short;\n"
+	"                         a phase without a time gets an equal share of -d\n"
+	"      --load-policy, --load-nice, --load-cpus, --load-dir, --direct, --file-size,\n"
+	"      --workers, --mem-size, --groups, --fds, --loops, --datasize, --pipe,\n"
+	"      --threads: the load options of audiolat load, by their long names\n"
 	"output:\n"
 	"      --json FILE|-      write the audiolat.run/1 JSON result (- = stdout, and\n"
 	"                         then no text report)\n"
@@ -111,9 +123,22 @@ dur(const char *opt, const char *arg, int64_t unit_ns, int64_t *out, char *err, 
 int
 al_run_parse_args(int argc, char **argv, struct al_run_cli *p, char *err, size_t err_size)
 {
+	struct option long_opts[LONG_OPTS_MAX];
 	struct al_config *c = &p->cfg;
+	size_t n_opts = 0, i;
 	int opt, rc = 0;
 	long v;
+
+	/* our options, then every load option by its long name */
+	for (i = 0; run_opts[i].name; i++)
+		long_opts[n_opts++] = run_opts[i];
+	for (i = 0; al_load_optdefs[i].name && n_opts + 1 < LONG_OPTS_MAX; i++)
+		long_opts[n_opts++] = (struct option){
+			al_load_optdefs[i].name,
+			al_load_optdefs[i].has_arg ? required_argument : no_argument, NULL,
+			OPT_LOAD_BASE + (int)i,
+		};
+	long_opts[n_opts] = (struct option){ NULL, 0, NULL, 0 };
 
 	memset(p, 0, sizeof(*p));
 	snprintf(c->backend, sizeof(c->backend), "sim");
@@ -125,6 +150,7 @@ al_run_parse_args(int argc, char **argv, struct al_run_cli *p, char *err, size_t
 	c->affinity_cpu = -1;
 	c->duration_ns = 10 * AL_NS_PER_SEC;
 	c->dma_latency_us = -1;
+	al_load_opts_init(&p->load_opts);
 	err[0] = '\0';
 
 	optind = 0; /* full reset: the parser may run more than once (tests) */
@@ -178,6 +204,13 @@ al_run_parse_args(int argc, char **argv, struct al_run_cli *p, char *err, size_t
 			if (!rc && c->duration_ns <= 0)
 				return bad(err, err_size, "%s: '%s' must be longer than zero",
 					   "-d/--duration", optarg);
+			p->duration_given = true;
+			break;
+		case OPT_LOAD:
+			if (strlen(optarg) >= sizeof(c->load_spec))
+				return bad(err, err_size, "%s: '%.40s...' is too long", "--load", optarg);
+			p->load_spec = optarg;
+			snprintf(c->load_spec, sizeof(c->load_spec), "%s", optarg);
 			break;
 		case OPT_JSON:
 			p->json_path = optarg;
@@ -209,6 +242,16 @@ al_run_parse_args(int argc, char **argv, struct al_run_cli *p, char *err, size_t
 		case 'h':
 			p->help = true;
 			return 0;
+		case OPT_LOAD_BASE ... OPT_LOAD_BASE + LONG_OPTS_MAX:
+			rc = al_load_opt_set(&p->load_opts, al_load_optdefs[opt - OPT_LOAD_BASE].name,
+					     optarg, err, err_size);
+			if (rc) {
+				if (!err[0])
+					snprintf(err, err_size, "--%s: bad value",
+						 al_load_optdefs[opt - OPT_LOAD_BASE].name);
+				return -EINVAL;
+			}
+			break;
 		case ':':
 			return bad(err, err_size, "%s%s: needs a value", "option ",
 				   argv[optind - 1]);

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "core/result.h"
+#include "load/load.h"
 
 struct al_run_cli {
 	struct al_config cfg;
@@ -15,6 +16,9 @@ struct al_run_cli {
 	bool verbose;
 	bool no_histogram;
 	bool help;
+	bool duration_given;    /* -d was on the command line */
+	const char *load_spec;  /* --load, NULL when none */
+	struct al_load_opts load_opts; /* --load-policy, --groups, ... */
 };
 
 /*

@@ -17,6 +17,7 @@
 
 #define XRUN_EVENTS_MAX 65536
 #define RT_STACK_PREFAULT (256 * 1024)
+#define LOAD_POLL_NS (100 * AL_NS_PER_MS)
 
 struct run_ctx {
 	const struct al_run_opts *o;
@@ -160,52 +161,98 @@ start_audio_thread(struct run_ctx *c, pthread_t *thread)
 	return rc;
 }
 
-static void
-sleep_until_or_signal(int64_t t_ns)
+/*
+ * Sleep until t_ns, drawing the status line and polling the phase's loads
+ * on the way. Returns false when the run must end (stop requested, or the
+ * audio thread left its loop).
+ */
+static bool
+run_until(struct run_ctx *c, int64_t t_ns, struct al_load_set *loads, struct al_phase *ph,
+	  int64_t *next_status_ns)
 {
-	/* EINTR from a signal wakes us early: the caller re-checks its flags */
-	al_clock_sleep_until_ns(t_ns);
+	const struct al_run_opts *o = c->o;
+	struct al_result *r = c->r;
+	int64_t now_ns, wake_ns, next_poll_ns = 0;
+	char err[AL_WARN_LEN];
+
+	for (;;) {
+		now_ns = al_clock_now_ns();
+		if (o->stop_requested && *o->stop_requested) {
+			r->interrupted = true;
+			return false;
+		}
+		if (atomic_load(&c->finished))
+			return false;
+		if (now_ns >= t_ns)
+			return true;
+		if (o->status && now_ns >= *next_status_ns) {
+			o->status(o->status_ud, r, now_ns - r->start_mono_ns);
+			*next_status_ns = now_ns + o->status_interval_ns;
+		}
+		if (loads && now_ns >= next_poll_ns) {
+			/* a load that died is named in the phase; the others go on */
+			if (al_load_phase_poll(loads, err, sizeof(err)) < 0 && !ph->error[0])
+				snprintf(ph->error, sizeof(ph->error), "%s", err);
+			next_poll_ns = now_ns + LOAD_POLL_NS;
+		}
+		wake_ns = t_ns;
+		if (o->status && *next_status_ns < wake_ns)
+			wake_ns = *next_status_ns;
+		if (loads && next_poll_ns < wake_ns)
+			wake_ns = next_poll_ns;
+		/* a signal ends the sleep early: the flags are checked again */
+		al_clock_sleep_until_ns(wake_ns);
+	}
 }
 
-/* The controller: phases, status, the end of the run. Not real-time. */
+/* The controller: phases and their loads, status, the end of the run. Not real-time. */
 static void
 control(struct run_ctx *c)
 {
 	const struct al_run_opts *o = c->o;
 	struct al_result *r = c->r;
-	int64_t end_ns, now_ns, next_status_ns, wake_ns;
-	size_t phase = 0;
+	int64_t end_ns, phase_end_ns, next_status_ns, now_ns;
+	struct al_load_set *loads;
+	char err[AL_WARN_LEN];
+	bool go_on = true;
+	size_t i;
 
 	while (!atomic_load(&c->ready))
-		sleep_until_or_signal(al_clock_now_ns() + AL_NS_PER_MS);
+		al_clock_sleep_until_ns(al_clock_now_ns() + AL_NS_PER_MS);
 	atomic_store(&c->go, 1);
 	while (!atomic_load(&c->started) && !atomic_load(&c->finished))
-		sleep_until_or_signal(al_clock_now_ns() + 100 * AL_NS_PER_US);
+		al_clock_sleep_until_ns(al_clock_now_ns() + 100 * AL_NS_PER_US);
 	if (!atomic_load(&c->started))
 		return;
 	end_ns = r->start_mono_ns + r->cfg.duration_ns;
 	next_status_ns = r->start_mono_ns;
-	r->phases[phase].start_ns = 0;
-	for (;;) {
+	for (i = 0; i < r->n_phases && go_on; i++) {
+		struct al_phase *ph = &r->phases[i];
+
+		loads = NULL;
+		if (o->n_phases && al_load_phase_start(&o->phases[i], o->load_opts, &loads, err,
+						       sizeof(err)) < 0) {
+			snprintf(ph->error, sizeof(ph->error), "%s", err);
+			loads = NULL;
+		}
 		now_ns = al_clock_now_ns();
-		if (o->stop_requested && *o->stop_requested) {
-			r->interrupted = true;
-			break;
-		}
-		if (now_ns >= end_ns || atomic_load(&c->finished))
-			break;
-		if (o->status && now_ns >= next_status_ns) {
-			o->status(o->status_ud, r, now_ns - r->start_mono_ns);
-			next_status_ns = now_ns + o->status_interval_ns;
-		}
-		wake_ns = end_ns;
-		if (o->status && next_status_ns < wake_ns)
-			wake_ns = next_status_ns;
-		sleep_until_or_signal(wake_ns);
+		/*
+		 * Every phase gets its full time from when its loads started:
+		 * stopping the previous loads (reaping hundreds of hackbench
+		 * workers can take a while) shifts the schedule, never shortens
+		 * a phase.
+		 */
+		phase_end_ns = o->n_phases ? now_ns + o->phases[i].duration_ns : end_ns;
+		ph->start_ns = now_ns - r->start_mono_ns;
+		atomic_store(&r->live.phase, (int)i);
+		go_on = run_until(c, phase_end_ns, loads, ph, &next_status_ns);
+		if (o->n_phases && al_load_phase_stop(loads, ph) < 0 && !ph->error[0])
+			snprintf(ph->error, sizeof(ph->error), "a load failed");
+		ph->end_ns = al_clock_now_ns() - r->start_mono_ns;
 	}
-	now_ns = al_clock_now_ns();
-	r->phases[phase].end_ns = now_ns - r->start_mono_ns;
-	r->duration_ns = now_ns - r->start_mono_ns;
+	/* an interrupted run keeps the phases it reached */
+	r->n_phases = i;
+	r->duration_ns = al_clock_now_ns() - r->start_mono_ns;
 }
 
 int
@@ -227,10 +274,13 @@ al_run(const struct al_run_opts *o, struct al_result *r)
 	if (rc)
 		return rc;
 
-	rc = al_result_alloc(r, cfg, 1, XRUN_EVENTS_MAX);
+	rc = al_result_alloc(r, cfg, o->n_phases ? o->n_phases : 1, XRUN_EVENTS_MAX);
 	if (rc)
 		return rc;
-	snprintf(r->phases[0].name, sizeof(r->phases[0].name), "idle");
+	if (!o->n_phases)
+		snprintf(r->phases[0].name, sizeof(r->phases[0].name), "idle");
+	for (size_t i = 0; i < o->n_phases; i++)
+		snprintf(r->phases[i].name, sizeof(r->phases[i].name), "%s", o->phases[i].name);
 	snprintf(r->tool_version, sizeof(r->tool_version), "%s", AL_VERSION);
 	al_sysinfo_read("/", &r->sys);
 	r->started_at_ns = al_clock_realtime_ns();

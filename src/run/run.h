@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "core/result.h"
+#include "load/load.h"
 
 struct al_run_opts {
 	struct al_config cfg;
@@ -20,6 +21,14 @@ struct al_run_opts {
 	void (*status)(void *ud, const struct al_result *r, int64_t elapsed_ns);
 	void *status_ud;
 	int64_t status_interval_ns;
+	/*
+	 * Load phases (from al_load_spec_parse, durations resolved), run in
+	 * order; n_phases 0: one "idle" phase of cfg.duration_ns. The run
+	 * lasts cfg.duration_ns; the last phase ends with it.
+	 */
+	const struct al_phase_spec *phases;
+	size_t n_phases;
+	const struct al_load_opts *load_opts;
 };
 
 /*

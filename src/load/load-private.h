@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Shared by the files of src/load only: the ops of a load and its worker context. */
+#ifndef AL_LOAD_LOAD_PRIVATE_H
+#define AL_LOAD_LOAD_PRIVATE_H
+
+#ifndef AL_LOAD_PRIVATE
+#error "load-private.h is for src/load only"
+#endif
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "load.h"
+
+#define AL_LOAD_COUNTERS 4
+#define AL_LOAD_ERR_LEN 160
+
+enum al_load_state {
+	AL_LOAD_STARTING = 0,
+	AL_LOAD_RUNNING,
+	AL_LOAD_DONE,
+	AL_LOAD_FAILED,
+};
+
+/*
+ * Memory shared (MAP_SHARED | MAP_ANONYMOUS) between the controller, the
+ * supervisor and the workers of one load. Workers add to the counters in
+ * batches; the controller reads them at stop.
+ */
+struct al_load_shm {
+	_Atomic int state;
+	_Atomic int error_set;           /* the first error wins */
+	_Atomic int error_code;          /* its -errno */
+	_Atomic int64_t work_start_ns;   /* when the measured work began (0: not yet) */
+	_Atomic uint64_t count[AL_LOAD_COUNTERS];
+	char error[AL_LOAD_ERR_LEN];
+};
+
+/* What a worker gets (in the worker process). */
+struct al_load_ctx {
+	const struct al_load_opts *opts;
+	const char *arg;                 /* cmd: the command */
+	struct al_load_shm *shm;
+	int index;                       /* 0 .. n_workers-1 */
+	int n_workers;
+	void *priv;                      /* set up by ops->setup in the supervisor */
+};
+
+struct al_load_ops {
+	const char *name;
+	const char *summary;
+	const char *option_names;        /* long option names it uses, space separated */
+	const char *metric_names;        /* throughput metric names, space separated */
+	bool needs_arg;                  /* cmd:COMMAND */
+	/* workers to fork; NULL: one. 0 workers: nothing runs (idle). */
+	int (*workers)(const struct al_load_opts *o);
+	/* In the supervisor before the workers fork (open files): 0 or -errno + al_load_fail(). */
+	int (*setup)(struct al_load_ctx *c);
+	/* In each worker: runs until killed; returns 0 when done on its own, -errno on failure. */
+	int (*worker)(struct al_load_ctx *c);
+	/* Parameters after the name: "groups=10 fds=20 ..." */
+	void (*describe)(const struct al_load_opts *o, const char *arg, char *buf, size_t size);
+	/*
+	 * Throughput from the counters over work_ns (the phase time less the
+	 * load's preparation); returns the number of metrics written.
+	 */
+	int (*metrics)(const struct al_load_shm *shm, int64_t work_ns, struct al_metric *m,
+		       int max);
+};
+
+extern const struct al_load_ops al_load_idle, al_load_cpu, al_load_mem, al_load_hackbench,
+	al_load_disk_write, al_load_disk_copy, al_load_disk_read, al_load_procfs, al_load_fork,
+	al_load_cmd;
+
+/* Record the load's error (first one wins); returns err (a -errno) for chaining. */
+int al_load_fail(struct al_load_shm *shm, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Mark the start of the measured work (first caller wins). */
+void al__load_work_started(struct al_load_shm *shm);
+
+static inline void
+al__load_add(struct al_load_shm *shm, int i, uint64_t n)
+{
+	atomic_fetch_add_explicit(&shm->count[i], n, memory_order_relaxed);
+}
+
+static inline uint64_t
+al__load_get(const struct al_load_shm *shm, int i)
+{
+	return atomic_load_explicit(&((struct al_load_shm *)shm)->count[i], memory_order_relaxed);
+}
+
+/* Append s to the NUL-terminated buf of size bytes, truncating. */
+static inline void
+al__append(char *buf, size_t size, const char *s)
+{
+	size_t len = strnlen(buf, size), n = strlen(s);
+
+	if (len + 1 >= size)
+		return;
+	if (n > size - len - 1)
+		n = size - len - 1;
+	memcpy(buf + len, s, n);
+	buf[len + n] = 0;
+}
+
+/* Fill one metric. */
+void al__load_metric(struct al_metric *m, const char *name, double value, const char *unit);
+
+/* Name the calling process "al-<name>" (comm). */
+void al__load_set_comm(const char *name);
+
+/* CPUs the loads may use (the --load-cpus set, or the process's affinity). */
+int al__load_ncpus(const struct al_load_opts *o);
+
+/* The working set of one mem worker. */
+int64_t al__load_mem_bytes(const struct al_load_opts *o);
+
+/* Open an anonymous temporary file in dir (O_TMPFILE, else mkstemp+unlink). */
+int al__load_tmpfile(const char *dir, bool direct, int *fd_out);
+
+#endif

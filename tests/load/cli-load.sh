@@ -1,0 +1,206 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# `audiolat load`: exit codes, hackbench output, throughput, and cleanup:
+# no load process or file left after a normal end, SIGINT, SIGKILL of
+# audiolat, or a load that dies. Load processes are found by their process
+# groups (one per load: the supervisor, a child of audiolat, leads it).
+. "$(dirname "$0")/../lib.sh"
+
+A=$AUDIOLAT
+D=$T_TMP/loaddir
+mkdir -p "$D"
+MNT=""
+cleanup_mounts() {
+	for m in $MNT; do umount "$m" 2>/dev/null; done
+	rm -rf "$T_TMP"
+}
+trap cleanup_mounts EXIT
+
+# --- helpers -------------------------------------------------------------
+. "$(dirname "$0")/procs.sh"
+
+# bad DESC WANT ARGS...: exit 2 and one line on stderr matching WANT.
+bad() {
+	local desc=$1 want=$2
+	shift 2
+	t_exit 2 "$desc exits 2" "$A" load "$@"
+	t_grep "$ERR" "^audiolat load: .*$want" "$desc: the message says '$want'"
+}
+
+# --- help and usage errors -----------------------------------------------
+
+t_exit 0 "load --help exits 0" "$A" load --help
+for l in idle hackbench cpu mem disk-write disk-copy disk-read procfs fork cmd; do
+	t_grep "$OUT" "^  $l " "--help lists $l"
+done
+t_grep "$OUT" -- "--load-policy POLICY" "--help lists --load-policy"
+t_grep "$OUT" -- "-g, --groups N" "--help lists -g/--groups"
+t_exit 0 "audiolat --help lists load" "$A" --help
+t_grep "$OUT" '^  load ' "the dispatcher lists load"
+
+bad "an unknown load" "unknown load 'nosuch'" nosuch -d 1s
+bad "no load name" "a load name is needed" -d 1s
+bad "a malformed -d" "-d/--duration: '10x'" cpu -d 10x
+bad "a malformed phase time" "malformed time '1x'" cpu:1x
+bad "a sequence of phases" "audiolat load runs one" idle:1s,cpu:1s
+bad "negative groups" "-g/--groups: '-1' is not in 1..1000" hackbench -g -1
+bad "negative loops" "-l/--loops: '-5'" hackbench -l -5
+bad "zero fds" "-f/--fds: '0'" hackbench -f 0
+bad "negative workers" "--workers: '-2'" cpu --workers -2 -d 1s
+bad "a bad policy" "--load-policy: 'fast'" cpu --load-policy fast -d 1s
+bad "a policy without priority" "--load-policy: 'fifo'" cpu --load-policy fifo -d 1s
+bad "a bad nice" "--load-nice: '30'" cpu --load-nice 30 -d 1s
+bad "a bad CPU list" "--load-cpus: '2-1'" cpu --load-cpus 2-1 -d 1s
+bad "a CPU that is not there" "--load-cpus: CPU 1000 is not online" cpu --load-cpus 0,1000 -d 1s
+bad "a bad --file-size" "--file-size: '-1M'" disk-write --file-size -1M -d 1s
+bad "a missing --load-dir" "--load-dir: $T_TMP/nosuch" disk-write --load-dir "$T_TMP/nosuch" -d 1s
+bad "a --load-dir that is a file" "--load-dir: .*Not a directory" disk-read --load-dir /dev/null -d 1s
+bad "an unknown option" "unknown option '--nosuch'" cpu --nosuch
+bad "cmd without a command" "cmd needs a command" cmd -d 1s
+bad "a stray argument" "unexpected argument 'extra'" cpu extra -d 1s
+t_exit 0 "a missing --load-dir does not matter to cpu" "$A" load cpu -q -d 100ms --load-dir "$T_TMP/nosuch"
+
+# --- hackbench, like rt-tests ---------------------------------------------
+
+t_exit 0 "hackbench -g 2 -f 3 -l 20 exits 0" "$A" load hackbench -g 2 -f 3 -l 20
+t_grep "$OUT" '^Running in process mode with 2 groups using 6 file descriptors each \(== 12 tasks\)$' \
+	"hackbench prints its mode line"
+t_grep "$OUT" '^Each sender will pass 20 messages of 100 bytes$' "hackbench prints its message line"
+t_grep "$OUT" '^Time: [0-9]+\.[0-9]{3}$' "hackbench prints Time:"
+t_exit 0 "hackbench --threads --pipe exits 0" "$A" load hackbench -g 1 -f 2 -l 10 -s 50 --threads --pipe
+t_grep "$OUT" '^Running in threaded mode with 1 groups using 4 file descriptors each \(== 4 tasks\)$' \
+	"threaded mode is named"
+t_grep "$OUT" '^Time: [0-9]+\.[0-9]{3}$' "threaded hackbench prints Time:"
+t_exit 0 "hackbench with -d repeats runs" "$A" load hackbench -g 1 -f 2 -l 10 -d 300ms
+t_grep "$OUT" '^load: hackbench groups=1 fds=2 loops=10 datasize=100 mode=process ipc=socket policy=other nice=0 cpus=all$' \
+	"the load line has the exact parameters"
+t_grep "$OUT" '^summary: load=hackbench .*messages_per_s=[1-9][0-9.]* s_per_run=0\.[0-9]+ runs=[1-9][0-9]* .*result=ok$' \
+	"hackbench with -d reports messages/s, s/run and runs"
+
+# --- throughput and files ------------------------------------------------
+
+t_exit 0 "cpu -d 300ms with --json exits 0" "$A" load cpu --workers 1 -d 300ms -q --json "$T_TMP/cpu.json"
+t_grep "$OUT" '^summary: load=cpu time_s=0\.3[0-9]* loops_per_s=[1-9][0-9.]* interrupted=no result=ok$' \
+	"cpu reports loops_per_s > 0"
+t_grep "$T_TMP/cpu.json" '"schema": "audiolat.load/1"' "the JSON has the schema"
+t_grep "$T_TMP/cpu.json" '"load": "cpu workers=1 policy=other nice=0 cpus=all"' "the JSON has the load"
+t_grep "$T_TMP/cpu.json" '"loops_per_s": \{' "the JSON has the throughput"
+t_grep "$T_TMP/cpu.json" '"error": null' "the JSON error is null"
+if command -v python3 >/dev/null; then
+	t_true "the JSON parses" python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["throughput"]["loops_per_s"]["value"] > 0' "$T_TMP/cpu.json"
+	"$A" load fork -d 200ms --json - >"$T_TMP/fork.json" 2>"$ERR"
+	t_true "--json - writes only JSON to stdout" python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["throughput"]["forks_per_s"]["value"] > 0' "$T_TMP/fork.json"
+fi
+
+for l in disk-write disk-copy disk-read; do
+	t_exit 0 "$l -d 300ms exits 0" "$A" load $l --load-dir "$D" --file-size 1M -d 300ms -q
+	t_grep "$OUT" "^summary: load=$l .*bytes_per_s=[1-9][0-9.]* passes=[1-9][0-9]* .*result=ok$" \
+		"$l reports bytes_per_s > 0"
+	t_true "$l leaves no file" empty_dir "$D"
+done
+"$A" load disk-read --direct --load-dir "$D" --file-size 1M -d 300ms -q >"$OUT" 2>"$ERR"
+rc=$?
+if [ $rc -eq 4 ]; then
+	t_skip "disk-read --direct" "$(cat "$ERR")"
+else
+	t_result $rc "disk-read --direct exits 0"
+	t_grep "$OUT" "bytes_per_s=[1-9]" "disk-read --direct reads"
+fi
+t_exit 0 "mem+procfs exits 0" "$A" load mem+procfs --mem-size 4M --workers 1 -d 300ms -q
+t_grep "$OUT" 'mem.bytes_per_s=[1-9][0-9.]* procfs.reads_per_s=[1-9][0-9.]* ' "combined loads both report"
+t_exit 0 "a cmd that exits at once is restarted" "$A" load cmd true -d 450ms -q
+t_grep "$OUT" 'restarts=[2-9] failed_runs=0 ' "its restarts are counted"
+t_exit 1 "a cmd that cannot run exits 1" "$A" load cmd:'/nonexistent/x 2>/dev/null' -d 2s -q
+t_grep "$ERR" "^audiolat load: cmd: '/nonexistent/x 2>/dev/null' could not be run" "the cmd failure is named"
+t_grep "$OUT" 'result=error' "the summary says error"
+
+# --- cleanup ---------------------------------------------------------------
+
+# normal end
+"$A" load cmd 'sleep 30' -d 400ms -q >"$OUT" 2>"$ERR" &
+P=$!
+G=$(load_groups $P)
+wait $P
+t_result $? "cmd 'sleep 30' for 400ms exits 0"
+t_true "nothing of it is left after a normal end" gone_within_1s $G
+
+# SIGINT mid-run: stops at once, prints the throughput so far
+"$A" load hackbench+disk-write -g 2 -f 4 -l 100000 --load-dir "$D" --file-size 1M -d 60s >"$OUT" 2>"$ERR" &
+P=$!
+G=$(load_groups $P)
+sleep 0.3
+t0=$(date +%s%N)
+kill -INT $P
+wait $P
+rc=$?
+t1=$(date +%s%N)
+t_result $([ $rc -eq 0 ] && echo 0 || echo 1) "SIGINT: exit 0 (got $rc)"
+t_result $([ $(((t1 - t0) / 1000000)) -lt 2000 ] && echo 0 || echo 1) "SIGINT stops within 2 s"
+t_grep "$OUT" 'disk-write.bytes_per_s=[1-9].* interrupted=yes result=ok$' "SIGINT: the throughput so far is printed"
+t_true "SIGINT: no load process left" gone_within_1s $G
+t_true "SIGINT: no file left" empty_dir "$D"
+
+# SIGKILL of audiolat: the supervisors take their groups down
+"$A" load cmd 'sleep 100 & sleep 100; wait' -d 60s -q >"$OUT" 2>"$ERR" &
+P=$!
+G=$(load_groups $P)
+sleep 0.3
+t_result $([ "$(alive_in $G)" -ge 3 ] && echo 0 || echo 1) "cmd: the shell and its sleeps run in the load's group"
+kill -KILL $P
+wait $P 2>/dev/null
+t_true "SIGKILL: cmd's grandchildren are gone within 1 s" gone_within_1s $G
+
+"$A" load hackbench+disk-read -g 2 -f 5 -l 100000 --load-dir "$D" --file-size 2M -d 60s -q >"$OUT" 2>"$ERR" &
+P=$!
+G=$(load_groups $P)
+sleep 0.4
+t_result $([ "$(alive_in $G)" -ge 20 ] && echo 0 || echo 1) "hackbench's workers run in its group"
+kill -KILL $P
+wait $P 2>/dev/null
+t_true "SIGKILL: hackbench's workers are gone within 1 s" gone_within_1s $G
+t_true "SIGKILL: no file left" empty_dir "$D"
+
+# a load killed from outside is reported
+"$A" load cpu --workers 1 -d 10s -q >"$OUT" 2>"$ERR" &
+P=$!
+G=$(load_groups $P)
+sleep 0.2
+W=$(ps -o pid= --ppid "$G" | tr -d ' ' | head -n 1)
+kill -KILL "$W"
+wait $P
+rc=$?
+t_result $([ $rc -eq 1 ] && echo 0 || echo 1) "a worker killed from outside: exit 1 (got $rc)"
+t_grep "$ERR" "^audiolat load: cpu: worker $W was killed by signal 9" "the killed worker is named"
+t_grep "$OUT" 'result=error' "the summary says error"
+
+"$A" load fork -d 10s --json "$T_TMP/killed.json" -q >"$OUT" 2>"$ERR" &
+P=$!
+G=$(load_groups $P)
+sleep 0.2
+kill -KILL $G
+wait $P
+rc=$?
+t_result $([ $rc -eq 1 ] && echo 0 || echo 1) "a supervisor killed from outside: exit 1 (got $rc)"
+t_grep "$ERR" "^audiolat load: fork: killed by signal 9" "the killed load is named"
+t_grep "$T_TMP/killed.json" '"error": "fork: killed by signal 9' "the JSON has the error"
+t_true "no fork process left" gone_within_1s $G
+
+# --- file systems: ENOSPC, read-only, O_DIRECT (need root and tmpfs) -------
+
+SMALL=$T_TMP/small
+mkdir -p "$SMALL"
+if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=1m audiolat-test "$SMALL" 2>/dev/null; then
+	MNT="$MNT $SMALL"
+	t_exit 1 "ENOSPC: disk-write on a 1 MiB tmpfs exits 1" "$A" load disk-write --load-dir "$SMALL" --file-size 4M -d 2s -q --json "$T_TMP/enospc.json"
+	t_grep "$ERR" "^audiolat load: disk-write: writing a file in $SMALL: No space left on device" "ENOSPC is reported"
+	t_grep "$T_TMP/enospc.json" '"error": "disk-write: .*No space left on device"' "ENOSPC is in the JSON"
+	t_true "ENOSPC: no file left" empty_dir "$SMALL"
+	mount -o remount,ro "$SMALL"
+	bad "a read-only --load-dir" "--load-dir: cannot create a file in $SMALL: Read-only file system" \
+		disk-write --load-dir "$SMALL" -d 1s
+else
+	t_skip "ENOSPC on a tiny tmpfs" "needs root and mount -t tmpfs"
+	t_skip "a read-only --load-dir" "needs root and mount -t tmpfs"
+fi
+
+t_done

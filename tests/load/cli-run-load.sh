@@ -1,0 +1,103 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# `audiolat run --load`: phases run in order with their times, each with
+# its load, parameters and throughput; bad specs exit 2; no load process or
+# file is left after a normal run, SIGINT mid-phase, or SIGKILL of audiolat.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/procs.sh"
+
+A=$AUDIOLAT
+D=$T_TMP/loaddir
+mkdir -p "$D"
+J=$T_TMP/run.json
+small="--groups 2 --fds 5 --loops 20 --file-size 4M --load-dir $D"
+
+# phases in order, with their times and loads
+# shellcheck disable=SC2086
+t_exit 0 "a run through three phases" "$A" run -q -d 3s --load idle:600ms,hackbench,cpu+procfs:600ms $small --json "$J"
+t_true "three phases, in order" jq -e '[.phases[].name] == ["idle", "hackbench", "cpu+procfs"]' "$J"
+t_true "the untimed phase takes what -d leaves (1.8 s)" \
+	jq -e '.phases[1].end_ns - .phases[1].start_ns >= 1800000000 and .phases[1].end_ns - .phases[1].start_ns < 2600000000' "$J"
+t_true "timed phases last their time" \
+	jq -e '[.phases[0,2] | .end_ns - .start_ns | . >= 600000000 and . < 1200000000] | all' "$J"
+t_true "phases follow each other" \
+	jq -e '.phases[0].end_ns <= .phases[1].start_ns and .phases[1].end_ns <= .phases[2].start_ns' "$J"
+t_true "every phase measured periods" jq -e '[.phases[].periods > 100] | all' "$J"
+t_true "the phases add up to the total" jq -e '([.phases[].periods] | add) == .total.periods' "$J"
+t_true "idle has no load" jq -e '.phases[0].load == "none" and .phases[0].throughput == {}' "$J"
+t_true "hackbench's exact parameters are recorded" \
+	jq -e '.phases[1].load | test("^hackbench groups=2 fds=5 loops=20 datasize=100 .*policy=other nice=0 cpus=all")' "$J"
+t_true "hackbench's throughput is recorded" jq -e '.phases[1].throughput.messages_per_s.value > 0' "$J"
+t_true "combined loads report each throughput" \
+	jq -e '.phases[2].throughput | has("cpu.loops_per_s") and has("procfs.reads_per_s")' "$J"
+t_true "no phase failed" jq -e '[.phases[].error == null] | all' "$J"
+t_true "the spec is in the config" jq -e '.config.load == "idle:600ms,hackbench,cpu+procfs:600ms"' "$J"
+t_true "no file left in the load dir" empty_dir "$D"
+
+# the text report has a row per phase
+# shellcheck disable=SC2086
+t_exit 0 "a text run with phases" "$A" run -d 1s --load idle,disk-write $small --no-histogram
+t_grep "$OUT" '^phase +periods +max \[ms\]' "the phase table header"
+t_grep "$OUT" '^idle +[0-9]+ ' "a row for idle"
+t_grep "$OUT" '^disk-write +[0-9]+ .*disk-write' "a row for disk-write with its parameters"
+t_grep "$OUT" 'bytes_per_s=' "disk-write's throughput"
+
+# bad specs and options: exit 2, one line
+bad() { # bad WANT ARGS...
+	local want=$1
+	shift
+	t_exit 2 "run $* exits 2" "$A" run -q -d 1s "$@"
+	t_grep "$ERR" "^audiolat run: .*$want" "run $*: the message names $want"
+}
+bad "nosuch" --load nosuch
+bad "--load" --load idle:10parsecs
+bad "--load" --load "idle:1s,"
+bad "groups" --load hackbench --groups -1
+bad "load-policy" --load cpu --load-policy fifo:200
+bad "load-dir" --load disk-write --load-dir /nonexistent/dir
+ro=$T_TMP/ro
+mkdir -p "$ro"
+chmod 555 "$ro"
+if [ "$(id -u)" -eq 0 ]; then
+	mount -t tmpfs -o size=1m,ro tmpfs "$ro" 2>/dev/null && MNT_RO=$ro
+fi
+if [ -n "${MNT_RO:-}" ] || [ "$(id -u)" -ne 0 ]; then
+	bad "load-dir" --load disk-write --load-dir "$ro"
+	[ -n "${MNT_RO:-}" ] && umount "$ro"
+else
+	t_skip "an unwritable --load-dir" "no read-only directory could be made"
+fi
+
+# SIGINT mid-phase: results kept, loads gone, files gone
+# shellcheck disable=SC2086
+"$A" run -q -d 20s --load idle:300ms,hackbench+disk-write --json "$J" $small >"$OUT" 2>"$ERR" &
+pid=$!
+groups=$(load_groups $pid)
+sleep 1.2
+kill -INT $pid
+wait $pid
+t_result $? "SIGINT mid-phase: exit 0"
+t_true "SIGINT: interrupted, both phases kept" \
+	jq -e '.interrupted == true and ([.phases[].name] == ["idle", "hackbench+disk-write"])' "$J"
+t_true "SIGINT: the load processes are gone" gone_within_1s $groups
+t_true "SIGINT: no file left" empty_dir "$D"
+
+# SIGKILL of audiolat: the loads follow within a second
+# shellcheck disable=SC2086
+"$A" run -q -d 20s --load hackbench+cmd:'sleep 60' $small >/dev/null 2>&1 &
+pid=$!
+sleep 1
+groups=$(ps -o pid= --ppid $pid | xargs)
+t_true "SIGKILL: loads were running" test -n "$groups"
+kill -KILL $pid
+wait $pid 2>/dev/null
+t_true "SIGKILL: every load process gone within 1 s" gone_within_1s $groups
+t_true "SIGKILL: no 'sleep 60' left" bash -c '! pgrep -f "^sleep 60$"'
+t_true "SIGKILL: no file left" empty_dir "$D"
+
+# a load that dies is reported in its phase
+# shellcheck disable=SC2086
+t_exit 0 "a run whose cmd load fails" "$A" run -q -d 1s --load "cmd:'exit 127'" $small --json "$J"
+t_true "the failure is in the phase" jq -e '.phases[0].error | test("127|cmd")' "$J"
+
+t_done
