@@ -85,11 +85,24 @@ t_true "stdout is one JSON document" jq -e '.schema == "audiolat.run/1"' "$OUT"
 
 # the text report
 t_exit 0 "a text run exits 0" "$A" run -d 500ms -P 128 -n 2 -r 44100 -L 50
+cp "$ERR" "$T_TMP/text-run.err"
 t_grep "$OUT" '^max latency=[0-9.]+ ms  factor=[0-9.]+ % of buffer  1MS factor=[0-9.]+  2MS factor=[0-9.]+  xruns=[0-9]+$' "the latencytest summary line"
 t_grep "$OUT" '^wake latency +[0-9.]+' "the percentile table"
 t_grep "$OUT" 'histogram' "the ASCII histogram"
 t_grep "$OUT" 'rate=44100 Hz  2 x 128 frames' "the configuration is printed"
 t_grep "$OUT" '^system check: ok=[0-9]+ warn=[0-9]+ fail=[0-9]+ skip=[0-9]+' "the system check tally is printed"
+
+# a live status line on a terminal, none with -q or when not a terminal
+if command -v script >/dev/null; then
+	script -qec "'$A' run -d 1s --no-histogram" /dev/null >"$T_TMP/tty.txt" 2>&1
+	t_grep "$T_TMP/tty.txt" '\[ *[0-9.]+/1\.0 s\] periods=[0-9]+ max wake latency=.* xruns=[0-9]+' \
+		"a status line on a terminal"
+	script -qec "'$A' run -d 1s -q" /dev/null >"$T_TMP/tty-q.txt" 2>&1
+	t_true "no status line with -q" bash -c "! grep -q 'max wake latency=' '$T_TMP/tty-q.txt'"
+else
+	t_skip "a status line on a terminal" "no script(1)"
+fi
+t_true "no status line when not a terminal" bash -c "! grep -q 'max wake latency=' '$T_TMP/text-run.err'"
 
 # thresholds: exit 3
 t_exit 3 "--max-latency 1ns is exceeded: exit 3" "$A" run -d 200ms -q --max-latency 1ns

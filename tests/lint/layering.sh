@@ -12,9 +12,9 @@ allowed() { # area -> the areas it may include
 	case $1 in
 	core) echo "" ;;
 	midi) echo "core load" ;;
-	backend | load | trace | check | report | store) echo "core" ;;
+	backend | load | trace | check | report | store | roundtrip) echo "core" ;;
 	run) echo "core backend load trace" ;;
-	cli) echo "core backend load midi trace check report store run cli" ;;
+	cli) echo "core backend load midi trace check report store run roundtrip cli" ;;
 	*) echo "?" ;;
 	esac
 }
