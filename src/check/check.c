@@ -80,21 +80,7 @@ al__check_path(const struct check_ctx *c, char *buf, size_t size, const char *fm
 static int
 open_regular(const struct check_ctx *c, const char *path)
 {
-	char full[PATH_MAX];
-	struct stat st;
-	int fd, rc;
-
-	rc = al__check_path(c, full, sizeof(full), "%s", path);
-	if (rc)
-		return rc;
-	fd = open(full, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -EINVAL;
-	}
-	return fd;
+	return al_open_regular(c->prefix, path);
 }
 
 int

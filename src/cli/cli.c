@@ -9,6 +9,28 @@
 #include "cli.h"
 
 const char *cli_progname = "audiolat";
+volatile sig_atomic_t cli_stop_requested;
+
+static void
+on_stop_signal(int sig)
+{
+	(void)sig;
+	cli_stop_requested = 1;
+}
+
+void
+cli_catch_stop_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0; /* no SA_RESTART: sleeps must end */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
 
 int
 cli_error(int code, const char *fmt, ...)

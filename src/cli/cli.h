@@ -48,6 +48,14 @@ extern const char *cli_progname;
 /* True when stdout/stderr is a terminal and a live status line is wanted. */
 bool cli_status_wanted(bool quiet);
 
+/*
+ * SIGINT, SIGTERM and SIGHUP set cli_stop_requested (no SA_RESTART, so a
+ * sleeping controller wakes up): long commands end cleanly on them.
+ */
+#include <signal.h>
+extern volatile sig_atomic_t cli_stop_requested;
+void cli_catch_stop_signals(void);
+
 /* Write JSON text to path ("-" = stdout); 0 or -errno. */
 int cli_write_text_file(const char *path, const char *text);
 

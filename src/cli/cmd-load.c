@@ -35,28 +35,6 @@ struct load_params {
 	const char *json_path;
 };
 
-static volatile sig_atomic_t stop_requested;
-
-static void
-on_signal(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
-
-static void
-install_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
-
 static void
 help(FILE *f)
 {
@@ -394,7 +372,7 @@ cmd_load(int argc, char **argv)
 		return cli_cmd_error(AL_EXIT_RUNTIME, "load", "out of memory");
 	}
 	snprintf(ph->name, sizeof(ph->name), "%s", phases[0].name);
-	install_signals();
+	cli_catch_stop_signals();
 	start_ns = al_clock_now_ns();
 	r = al_load_phase_start(&phases[0], &p.opts, &set, err, sizeof(err));
 	if (r) {
@@ -409,7 +387,7 @@ cmd_load(int argc, char **argv)
 		r = al_load_phase_poll(set, err, sizeof(err));
 		if (r != 0)
 			break;  /* finished (1) or failed (<0): stop now */
-		if (stop_requested) {
+		if (cli_stop_requested) {
 			interrupted = true;
 			break;
 		}

@@ -16,29 +16,6 @@
 #include "commands.h"
 #include "run-opts.h"
 
-static volatile sig_atomic_t stop_requested;
-
-static void
-on_signal(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
-
-static void
-install_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = 0; /* no SA_RESTART: the controller's sleep must end */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
-
 struct status_ctx {
 	int64_t total_ns;
 };
@@ -151,14 +128,14 @@ cmd_run(int argc, char **argv)
 		o.load_opts = &p.load_opts;
 	}
 	o.cfg = p.cfg;
-	o.stop_requested = &stop_requested;
+	o.stop_requested = &cli_stop_requested;
 	sctx.total_ns = o.cfg.duration_ns;
 	if (cli_status_wanted(p.quiet)) {
 		o.status = status_line;
 		o.status_ud = &sctx;
 		o.status_interval_ns = 200 * AL_NS_PER_MS;
 	}
-	install_signals();
+	cli_catch_stop_signals();
 	rc = al_run(&o, &r);
 	al_load_spec_free(phases);
 	if (o.status)

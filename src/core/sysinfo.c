@@ -16,13 +16,8 @@ copy_str(char *dst, size_t size, const char *src)
 	snprintf(dst, size, "%s", src);
 }
 
-/*
- * Open root/path for reading, only when it is a regular file or one of
- * the kernel's (procfs and sysfs files are regular): a FIFO or a device in
- * a fixture tree must never block us. Returns the fd or -errno.
- */
-static int
-open_regular(const char *root, const char *path)
+int
+al_open_regular(const char *root, const char *path)
 {
 	char full[4096];
 	struct stat st;
@@ -50,7 +45,7 @@ al_read_file(const char *root, const char *path, char *buf, size_t size)
 	if (!size)
 		return -EINVAL;
 	buf[0] = '\0';
-	fd = open_regular(root, path);
+	fd = al_open_regular(root, path);
 	if (fd < 0)
 		return fd;
 	while ((size_t)total < size - 1) {
@@ -83,7 +78,7 @@ config_has(const char *root, const char *release, const char *key)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/boot/config-%s", release);
-	fd = open_regular(root, path);
+	fd = al_open_regular(root, path);
 	if (fd < 0)
 		return fd;
 	f = fdopen(fd, "r");
@@ -210,7 +205,7 @@ static void
 read_cpu_model(const char *root, char *buf, size_t size)
 {
 	char line[512], *colon, *v;
-	int fd = open_regular(root, "/proc/cpuinfo");
+	int fd = al_open_regular(root, "/proc/cpuinfo");
 	FILE *f;
 
 	if (fd < 0)

@@ -43,6 +43,13 @@ int al_sysinfo_preempt_model(const char *root, const char *release,
 			     char *source, size_t source_size);
 
 /*
+ * Open root/path read-only, only when it is a regular file (procfs and
+ * sysfs files are): a FIFO or a device in a fixture tree never blocks.
+ * Returns the fd, or -errno (-EINVAL for anything but a regular file).
+ */
+int al_open_regular(const char *root, const char *path);
+
+/*
  * Read a small text file below root into buf (NUL-terminated, trailing
  * newline stripped). Returns the length, or a negative errno.
  */
