@@ -156,6 +156,22 @@ apply_sched(const struct al_load_opts *o, struct al_load_shm *shm)
 	return 0;
 }
 
+static void
+leave_load_sched(void)
+{
+	struct sched_param sp = { .sched_priority = 0 };
+	cpu_set_t all;
+	long n, c;
+
+	sched_setscheduler(0, SCHED_OTHER, &sp);
+	setpriority(PRIO_PROCESS, 0, 0);
+	CPU_ZERO(&all);
+	n = sysconf(_SC_NPROCESSORS_CONF);
+	for (c = 0; c < n && c < CPU_SETSIZE; c++)
+		CPU_SET(c, &all);
+	sched_setaffinity(0, sizeof(all), &all);
+}
+
 /* Tell the controller the setup is done: 'r' ready, 'e' failed (error in shm). */
 static void
 ready(int fd, char c)
@@ -237,6 +253,12 @@ supervisor_main(const struct al_load_item *item, const struct al_load_opts *o,
 			_exit(ops->worker(&ctx) ? 1 : 0);
 		}
 	}
+	/*
+	 * The workers have the load's scheduling; the supervisor itself goes
+	 * back to SCHED_OTHER on every CPU, so that a real-time load that
+	 * never yields its CPU cannot starve the one process that must kill it.
+	 */
+	leave_load_sched();
 	/* a worker may have failed already: FAILED stays */
 	st = AL_LOAD_STARTING;
 	atomic_compare_exchange_strong(&shm->state, &st, AL_LOAD_RUNNING);
