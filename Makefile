@@ -3,7 +3,7 @@
 BUILD ?= build
 AUDIOLAT = $(BUILD)/src/cli/audiolat
 
-.PHONY: all deps build run test bench fuzz clean
+.PHONY: all deps build run test test-kernel bench fuzz clean
 
 all: build
 
@@ -23,6 +23,10 @@ run: build
 
 test: build
 	scripts/check $(BUILD)
+
+# only the kernel tests: real ALSA drivers in a qemu guest (docs/kernel-tests.md)
+test-kernel: build
+	scripts/check $(BUILD) --suite kernel
 
 # every libFuzzer target for FUZZ_SECONDS each (make test runs them for 5 s)
 FUZZ_SECONDS ?= 60

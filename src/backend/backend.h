@@ -39,7 +39,22 @@ struct al_period_hooks {
 	void (*record)(void *ctx, const struct al_wake *w, int64_t work_start_ns,
 		       int64_t work_end_ns, const struct al_write_info *wi);
 	void *ctx;
+	/*
+	 * The stream died (the server went away): the run ends with err
+	 * (-errno). Async-signal-safe and callable from any thread.
+	 */
+	void (*fail)(void *ctx, int err);
 };
+
+/* One device a backend can reach (audiolat devices); strings valid during the call. */
+struct al_device {
+	const char *kind;        /* "alsa-pcm", "jack-server", "jack-port" */
+	const char *name;        /* what -D takes; a port's full name */
+	const char *description; /* one line, may be "" */
+	const char *detail;      /* "playback", "capture", "input,physical", ... may be "" */
+};
+
+typedef void (*al_device_emit_fn)(void *ud, const struct al_device *d);
 
 struct al_backend_ops {
 	const char *name;
@@ -48,7 +63,15 @@ struct al_backend_ops {
 	size_t priv_size;        /* the run driver allocates and zeroes it */
 	/* Can this configuration run here? 0, -ENODEV/-ENOENT (unavailable), -EINVAL. */
 	int (*probe)(const struct al_config *cfg);
-	int (*open)(void *priv, const struct al_config *cfg);
+	/*
+	 * Open the device and write back what it gave: rate_hz,
+	 * period_frames, periods, channels, format (and device when it
+	 * was chosen by default). -ERANGE: not close enough to what was
+	 * asked (cfg holds what the device offered); -ENOENT/-ENODEV: no
+	 * such device or server; -EBUSY: in use; -ENOTSUP: cannot be
+	 * configured at all. On error info() may say why.
+	 */
+	int (*open)(void *priv, struct al_config *cfg);
 	/* Start the stream full; *start_ns is when it started. */
 	int (*start)(void *priv, int64_t *start_ns);
 	/*
@@ -64,6 +87,13 @@ struct al_backend_ops {
 	int (*write)(void *priv, int64_t now_ns, struct al_write_info *wi);
 	int (*stop)(void *priv);
 	void (*close)(void *priv);
+	/* Optional: what the backend saw beyond the periods (after stop, or after a failed open). */
+	void (*info)(void *priv, struct al_backend_info *out);
+	/*
+	 * Optional: list the devices this backend can reach, one emit() each.
+	 * 0, or -errno: -ENODEV when nothing is reachable (no server running).
+	 */
+	int (*list)(al_device_emit_fn emit, void *ud);
 };
 
 /* NULL when there is no backend of that name. */

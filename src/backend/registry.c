@@ -4,8 +4,30 @@
 #include "backend.h"
 #include "sim.h"
 
+#ifdef HAVE_ALSA
+#include "alsa.h"
+#else
+static const struct al_backend_ops al_backend_alsa = {
+	.name = "alsa",
+	.summary = "an ALSA PCM (hw:, plughw:, plug:jack, default, ...) through alsa-lib",
+	.unavailable = "built without libasound",
+};
+#endif
+
+#ifdef HAVE_JACK
+#include "jack.h"
+#else
+static const struct al_backend_ops al_backend_jack = {
+	.name = "jack",
+	.summary = "a client of a running JACK server (or PipeWire's JACK) in its process callback",
+	.unavailable = "built without libjack",
+};
+#endif
+
 const struct al_backend_ops *const al_backends[] = {
 	&al_backend_sim,
+	&al_backend_alsa,
+	&al_backend_jack,
 	NULL,
 };
 

@@ -24,7 +24,7 @@ sim_probe(const struct al_config *cfg)
 }
 
 static int
-sim_open(void *priv, const struct al_config *cfg)
+sim_open(void *priv, struct al_config *cfg)
 {
 	struct sim *s = priv;
 

@@ -13,60 +13,12 @@
 #include "report/report.h"
 #include "run/run.h"
 #include "cli.h"
+#include "cli-devices.h"
+#include "cli-store.h"
 #include "commands.h"
+#include "doc-io.h"
+#include "run-common.h"
 #include "run-opts.h"
-
-struct status_ctx {
-	int64_t total_ns;
-};
-
-static void
-status_line(void *ud, const struct al_result *r, int64_t elapsed_ns)
-{
-	const struct status_ctx *s = ud;
-	char max[32];
-
-	al_format_duration(atomic_load(&r->live.max_wake_ns), max, sizeof(max));
-	fprintf(stderr, "\r\033[K[%6.1f/%.1f s] periods=%llu max wake latency=%s xruns=%llu",
-		(double)elapsed_ns / AL_NS_PER_SEC, (double)s->total_ns / AL_NS_PER_SEC,
-		(unsigned long long)atomic_load(&r->live.periods), max,
-		(unsigned long long)atomic_load(&r->live.xruns));
-	fflush(stderr);
-}
-
-static void
-join_cmdline(int argc, char **argv, char *buf, size_t size)
-{
-	size_t used = 0;
-	int i;
-
-	buf[0] = '\0';
-	used += (size_t)snprintf(buf, size, "audiolat");
-	for (i = 0; i < argc && used < size; i++)
-		used += (size_t)snprintf(buf + used, size - used, " %s", argv[i]);
-}
-
-static int
-map_run_error(const struct al_run_cli *p, int rc)
-{
-	switch (rc) {
-	case -ENODEV:
-	case -ENOENT:
-	case -ENOTSUP:
-	case -EBUSY:
-	case -EACCES:
-		return cli_cmd_error(AL_EXIT_UNAVAILABLE, "run", "backend %s%s%s: %s", p->cfg.backend,
-				 p->cfg.device[0] ? " device " : "", p->cfg.device, strerror(-rc));
-	case -EINVAL:
-		if (!strcmp(p->cfg.backend, "sim") && p->cfg.device[0])
-			return cli_cmd_error(AL_EXIT_USAGE, "run", "-D/--device: the sim backend has no "
-							"devices");
-		return cli_cmd_error(AL_EXIT_USAGE, "run", "backend %s refused the configuration: %s",
-				 p->cfg.backend, strerror(-rc));
-	default:
-		return cli_cmd_error(AL_EXIT_RUNTIME, "run", "%s", strerror(-rc));
-	}
-}
 
 /* Thresholds: exit 3 with one line naming what was exceeded. */
 static int
@@ -90,16 +42,11 @@ verdict(const struct al_result *r, const char **word)
 int
 cmd_run(int argc, char **argv)
 {
-	struct status_ctx sctx;
-	struct al_run_opts o;
-	struct al_phase_spec *phases = NULL;
-	size_t n_phases = 0;
 	struct al_run_cli p;
 	struct al_result r;
 	const char *word;
 	char err[256], buf[32], lim[32];
-	int rc, v, exit_code = AL_EXIT_OK;
-	long ncpu;
+	int v, exit_code = AL_EXIT_OK;
 
 	if (al_run_parse_args(argc, argv, &p, err, sizeof(err)))
 		return cli_usage_error("run", "%s", err);
@@ -107,50 +54,10 @@ cmd_run(int argc, char **argv)
 		fputs(al_run_help, stdout);
 		return AL_EXIT_OK;
 	}
-	ncpu = sysconf(_SC_NPROCESSORS_CONF);
-	if (p.cfg.affinity_cpu >= 0 && ncpu > 0 && p.cfg.affinity_cpu >= ncpu)
-		return cli_usage_error("run", "-a/--affinity: CPU %d does not exist (CPUs 0..%ld)",
-				       p.cfg.affinity_cpu, ncpu - 1);
-
-	memset(&o, 0, sizeof(o));
-	if (p.load_spec) {
-		/* untimed phases share -d; when every phase is timed, they make the run */
-		if (al_load_spec_parse(p.load_spec, p.cfg.duration_ns, &phases, &n_phases, err,
-				       sizeof(err)))
-			return cli_usage_error("run", "--load: %s", err);
-		if (al_load_check_opts(&p.load_opts, phases, n_phases, err, sizeof(err))) {
-			al_load_spec_free(phases);
-			return cli_usage_error("run", "%s", err);
-		}
-		p.cfg.duration_ns = al_load_spec_total_ns(phases, n_phases);
-		o.phases = phases;
-		o.n_phases = n_phases;
-		o.load_opts = &p.load_opts;
-	}
-	o.cfg = p.cfg;
-	o.stop_requested = &cli_stop_requested;
-	sctx.total_ns = o.cfg.duration_ns;
-	if (cli_status_wanted(p.quiet)) {
-		o.status = status_line;
-		o.status_ud = &sctx;
-		o.status_interval_ns = 200 * AL_NS_PER_MS;
-	}
-	cli_catch_stop_signals();
-	rc = al_run(&o, &r);
-	al_load_spec_free(phases);
-	if (o.status)
-		fprintf(stderr, "\r\033[K");
-	if (rc && !r.n_phases)
-		return map_run_error(&p, rc);
-	if (rc) {
-		cli_cmd_error(AL_EXIT_RUNTIME, "run", "the %s backend failed during the run: %s; "
-					   "reporting what was measured", p.cfg.backend, strerror(-rc));
-		exit_code = AL_EXIT_RUNTIME;
-	}
-	join_cmdline(argc, argv, r.cmdline, sizeof(r.cmdline));
-	/* the system checks go with every result; run after the measurement */
-	rc = al_check_run(&(struct al_check_opts){ .root = "/" }, r.checks, AL_SYSCHECKS_MAX);
-	r.n_checks = rc > 0 ? rc : 0;
+	/* the measurement, as sweep makes it too (run-common.c) */
+	exit_code = cli_run_measure("run", &p, argc, argv, cli_status_wanted(p.quiet), &r);
+	if (!r.n_phases)
+		return exit_code;
 
 	for (int i = 0; i < r.n_warnings; i++)
 		if (p.quiet || (p.json_path && !strcmp(p.json_path, "-")))
@@ -166,7 +73,7 @@ cmd_run(int argc, char **argv)
 		al_report_summary_line(&r, word, stdout);
 	fflush(stdout);
 
-	if (p.json_path) {
+	if (p.json_path || !p.no_db) {
 		json_t *doc = al_report_json(&r);
 		char *text = doc ? json_dumps(doc, JSON_INDENT(2)) : NULL;
 		int wrc = text ? 0 : -ENOMEM;
@@ -179,15 +86,32 @@ cmd_run(int argc, char **argv)
 				text = nl;
 				strcpy(text + len, "\n");
 			}
-			wrc = cli_write_text_file(p.json_path, text);
+			if (p.json_path)
+				wrc = cli_write_text_file(p.json_path, text);
 		}
+		/* the database gets the very bytes --json wrote */
+		if (!p.no_db && !text)
+			cli_warn("the result was not saved: %s", strerror(ENOMEM));
+		if (!p.no_db && (!text || cli_store_save_result(p.db_path, text, p.quiet)))
+			exit_code = AL_EXIT_RUNTIME;
 		free(text);
 		json_decref(doc);
-		if (wrc) {
+		if (wrc && p.json_path) {
 			cli_cmd_error(AL_EXIT_RUNTIME, "run", "--json %s: %s", p.json_path,
 				  strerror(-wrc));
 			exit_code = AL_EXIT_RUNTIME;
 		}
+	}
+	if (p.html_path) {
+		json_t *doc = al_report_json(&r);
+		const struct al_html_input in = { doc, NULL };
+
+		if (!doc)
+			exit_code = cli_cmd_error(AL_EXIT_RUNTIME, "run", "--html %s: %s",
+						  p.html_path, strerror(ENOMEM));
+		else if (cli_write_html("run", "--html", p.html_path, &in, 1, NULL, NULL))
+			exit_code = AL_EXIT_RUNTIME;
+		json_decref(doc);
 	}
 	if (v == 1 && exit_code == AL_EXIT_OK) {
 		al_format_duration(r.total.wake_ns.max_ns, buf, sizeof(buf));

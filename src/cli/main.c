@@ -13,6 +13,16 @@ const struct al_command al_commands[] = {
 	{ "run", cmd_run, "measure period wake-up latency and xruns of an audio stream" },
 	{ "check", cmd_check, "is this system set up for low-latency audio?" },
 	{ "load", cmd_load, "run one built-in load on its own" },
+	{ "history", cmd_history, "list the results saved in the results database" },
+	{ "show", cmd_show, "summarize one saved result" },
+	{ "export", cmd_export, "write a saved result's JSON document" },
+	{ "import", cmd_import, "save JSON result files in the results database" },
+	{ "devices", cmd_devices, "list the ALSA PCMs and JACK servers and ports within reach" },
+	{ "roundtrip", cmd_roundtrip, "measure the delay of an audio loop to a fraction of a frame" },
+	{ "report", cmd_report, "write an HTML report with plots of one or more results" },
+	{ "compare", cmd_compare, "compare results: is the difference real?" },
+	{ "sweep", cmd_sweep, "run a grid of buffer sizes and backends, side by side" },
+	{ "midi", cmd_midi, "MIDI timing: analyze a MIDI file, send, record, loop" },
 	{ NULL, NULL, NULL },
 };
 

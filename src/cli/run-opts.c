@@ -13,11 +13,22 @@
 
 enum {
 	OPT_JSON = 256,
+	OPT_HTML,
+	OPT_TRACE,
+	OPT_TRACE_THRESHOLD,
 	OPT_MAX_LATENCY,
 	OPT_FAIL_ON_XRUN,
 	OPT_DMA_LATENCY,
 	OPT_NO_HISTOGRAM,
 	OPT_LOAD,
+	OPT_LABEL,
+	OPT_DB,
+	OPT_NO_DB,
+	OPT_CAPTURE,
+	OPT_DUPLEX,
+	OPT_MMAP,
+	OPT_NEAREST,
+	OPT_TONE,
 	OPT_LOAD_BASE = 512, /* + index into al_load_optdefs */
 };
 
@@ -34,6 +45,9 @@ static const struct option run_opts[] = {
 	{ "affinity", required_argument, NULL, 'a' },
 	{ "duration", required_argument, NULL, 'd' },
 	{ "json", required_argument, NULL, OPT_JSON },
+	{ "html", required_argument, NULL, OPT_HTML },
+	{ "trace", no_argument, NULL, OPT_TRACE },
+	{ "trace-threshold", required_argument, NULL, OPT_TRACE_THRESHOLD },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "max-latency", required_argument, NULL, OPT_MAX_LATENCY },
@@ -41,6 +55,14 @@ static const struct option run_opts[] = {
 	{ "dma-latency", required_argument, NULL, OPT_DMA_LATENCY },
 	{ "no-histogram", no_argument, NULL, OPT_NO_HISTOGRAM },
 	{ "load", required_argument, NULL, OPT_LOAD },
+	{ "label", required_argument, NULL, OPT_LABEL },
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "no-db", no_argument, NULL, OPT_NO_DB },
+	{ "capture", no_argument, NULL, OPT_CAPTURE },
+	{ "duplex", no_argument, NULL, OPT_DUPLEX },
+	{ "mmap", no_argument, NULL, OPT_MMAP },
+	{ "nearest", no_argument, NULL, OPT_NEAREST },
+	{ "tone", required_argument, NULL, OPT_TONE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -53,12 +75,20 @@ const char al_run_help[] =
 	"its work took and how much audio was still queued; count xruns and lost periods.\n"
 	"\n"
 	"stream:\n"
-	"  -b, --backend NAME     sim (default: a simulated card, no hardware needed)\n"
-	"  -D, --device NAME      device of the backend (sim has none)\n"
+	"  -b, --backend NAME     sim (default: a simulated card, no hardware needed),\n"
+	"                         alsa (an ALSA PCM), jack (a JACK or PipeWire client)\n"
+	"  -D, --device NAME      alsa: the PCM (default 'default'; audiolat devices lists\n"
+	"                         them); jack: the server (default $JACK_DEFAULT_SERVER)\n"
 	"  -r, --rate HZ          sample rate (default 48000)\n"
 	"  -P, --period FRAMES    frames per period (default 64)\n"
 	"  -n, --periods N        periods in the buffer, >= 2 (default 3)\n"
 	"  -L, --cpu-load PCT     busy work per period, % of a period (default 80)\n"
+	"      --capture          record instead of play (alsa, jack)\n"
+	"      --duplex           record and play (alsa, jack)\n"
+	"      --mmap             mmap transfers instead of read/write (alsa)\n"
+	"      --nearest          take the rate and period the device gives (alsa; else\n"
+	"                         a device that cannot come close is refused)\n"
+	"      --tone HZ          play a sine instead of silence, to hear the drop-outs\n"
 	"scheduling:\n"
 	"  -p, --priority PRIO    SCHED_FIFO priority 1..99, 0 = SCHED_OTHER (default 80)\n"
 	"  -a, --affinity CPU     pin the audio thread to CPU\n"
@@ -67,6 +97,11 @@ const char al_run_help[] =
 	"  -d, --duration TIME    how long (default 10s; ns, us, ms, s, m, h; bare = s)\n"
 	"      --max-latency TIME exit 3 when the max wake latency exceeds TIME (bare = us)\n"
 	"      --fail-on-xrun     exit 3 when any xrun happened\n"
+	"      --trace            as root: explain wake latencies above the threshold from\n"
+	"                         an ftrace instance on the audio thread's CPU (what ran,\n"
+	"                         which IRQ or softirq, for how long; docs/trace.md)\n"
+	"      --trace-threshold TIME  what counts as a spike (default half the buffer;\n"
+	"                         bare = us; implies --trace)\n"
 	"load (docs/loads.md, audiolat load --help):\n"
 	"      --load SPEC        run through load phases: idle:10s,hackbench:30s,...;\n"
 	"                         '+' combines loads; presets latencytest, latencytest-short;\n"
@@ -77,10 +112,16 @@ const char al_run_help[] =
 	"output:\n"
 	"      --json FILE|-      write the audiolat.run/1 JSON result (- = stdout, and\n"
 	"                         then no text report)\n"
+	"      --html FILE        write the HTML report with plots (as audiolat report)\n"
 	"  -q, --quiet            no status line, only the summary line\n"
 	"  -v, --verbose          list every xrun\n"
 	"      --no-histogram     leave out the ASCII histogram\n"
+	"      --label TEXT       name the result (in the JSON, the database, comparisons)\n"
 	"  -h, --help             this text\n"
+	"results database (docs/store.md; every run is saved):\n"
+	"      --db PATH          save the result here (default\n"
+	"                         $XDG_DATA_HOME/audiolat/results.db)\n"
+	"      --no-db            do not save the result\n"
 	"\n"
 	"exit status: 0 done, 1 runtime error, 2 usage error, 3 threshold exceeded,\n"
 	"4 backend or device unavailable\n";
@@ -117,6 +158,32 @@ dur(const char *opt, const char *arg, int64_t unit_ns, int64_t *out, char *err, 
 		return bad(err, size,
 			   "%s: '%s' is not a duration (a number with ns, us, ms, s, m or h)", opt,
 			   arg);
+	return 0;
+}
+
+/* The stream options the chosen backend cannot honour. */
+static int
+check_stream_opts(const struct al_config *c, char *err, size_t err_size)
+{
+	bool real = !strcmp(c->backend, "alsa") || !strcmp(c->backend, "jack");
+	const char *opt = !real && c->capture ? "--capture"
+			  : !real && c->duplex ? "--duplex"
+			  : !real && c->tone_hz ? "--tone"
+			  : !real && c->nearest ? "--nearest"
+			  : strcmp(c->backend, "alsa") && c->mmap ? "--mmap" : NULL;
+
+	if (opt)
+		return bad(err, err_size, "%s: not with the %s backend", opt, c->backend);
+	if (c->capture && c->duplex)
+		return bad(err, err_size, "%s: not with %s", "--capture", "--duplex");
+	if (c->capture && c->tone_hz)
+		return bad(err, err_size, "%s: not with %s (nothing is played)", "--tone",
+			   "--capture");
+	if (c->tone_hz && c->tone_hz * 2 >= c->rate_hz && strcmp(c->backend, "jack")) {
+		snprintf(err, err_size, "--tone: %d Hz is not below half the rate (%lld Hz)",
+			 c->tone_hz, (long long)c->rate_hz);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -215,6 +282,23 @@ al_run_parse_args(int argc, char **argv, struct al_run_cli *p, char *err, size_t
 		case OPT_JSON:
 			p->json_path = optarg;
 			break;
+		case OPT_TRACE:
+			p->trace = true;
+			break;
+		case OPT_TRACE_THRESHOLD:
+			rc = dur("--trace-threshold", optarg, AL_NS_PER_US, &p->trace_threshold_ns,
+				 err, err_size);
+			if (!rc && p->trace_threshold_ns <= 0)
+				return bad(err, err_size, "%s: '%s' must be longer than zero",
+					   "--trace-threshold", optarg);
+			p->trace = true;
+			break;
+		case OPT_HTML:
+			if (!optarg[0] || !strcmp(optarg, "-"))
+				return bad(err, err_size, "%s: '%s' is not a file name", "--html",
+					   optarg);
+			p->html_path = optarg;
+			break;
 		case 'q':
 			p->quiet = true;
 			break;
@@ -238,6 +322,41 @@ al_run_parse_args(int argc, char **argv, struct al_run_cli *p, char *err, size_t
 			break;
 		case OPT_NO_HISTOGRAM:
 			p->no_histogram = true;
+			break;
+		case OPT_LABEL:
+			if (strlen(optarg) >= sizeof(c->label))
+				return bad(err, err_size, "%s: '%.40s...' is too long (at most 127 bytes)",
+					   "--label", optarg);
+			for (const char *q = optarg; *q; q++)
+				if ((unsigned char)*q < 0x20 || *q == 0x7f)
+					return bad(err, err_size, "%s: '%s' has a control character",
+						   "--label", optarg);
+			snprintf(c->label, sizeof(c->label), "%s", optarg);
+			break;
+		case OPT_DB:
+			if (!optarg[0])
+				return bad(err, err_size, "%s: '%s' is not a path", "--db", optarg);
+			p->db_path = optarg;
+			break;
+		case OPT_NO_DB:
+			p->no_db = true;
+			break;
+		case OPT_CAPTURE:
+			c->capture = true;
+			break;
+		case OPT_DUPLEX:
+			c->duplex = true;
+			break;
+		case OPT_MMAP:
+			c->mmap = true;
+			break;
+		case OPT_NEAREST:
+			c->nearest = true;
+			break;
+		case OPT_TONE:
+			rc = num("--tone", optarg, 1, 96000, &v, err, err_size);
+			if (!rc)
+				c->tone_hz = (int)v;
 			break;
 		case 'h':
 			p->help = true;
@@ -268,5 +387,5 @@ al_run_parse_args(int argc, char **argv, struct al_run_cli *p, char *err, size_t
 	}
 	if (optind < argc)
 		return bad(err, err_size, "%s'%s'", "unexpected argument ", argv[optind]);
-	return 0;
+	return check_stream_opts(c, err, err_size);
 }

@@ -12,6 +12,11 @@
 struct al_run_cli {
 	struct al_config cfg;
 	const char *json_path;  /* NULL, a file, or "-" */
+	bool trace;             /* --trace */
+	int64_t trace_threshold_ns; /* --trace-threshold, 0: half the buffer */
+	const char *html_path;  /* --html: the HTML report, NULL or a file */
+	const char *db_path;    /* --db, NULL: the default results database */
+	bool no_db;             /* --no-db: save nothing */
 	bool quiet;
 	bool verbose;
 	bool no_histogram;

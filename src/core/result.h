@@ -37,6 +37,31 @@ struct al_config {
 	bool fail_on_xrun;
 	int64_t window_ns;        /* time series window, 0: default (100 ms, longer for long runs) */
 	char load_spec[AL_LOAD_DESC_MAX]; /* as given, "" when none */
+	/* real devices (alsa, jack) */
+	bool capture;             /* --capture: record instead of play */
+	bool duplex;              /* --duplex: record and play */
+	bool mmap;                /* --mmap: mmap transfers instead of read/write */
+	bool nearest;             /* --nearest: take what the device gives */
+	int tone_hz;              /* --tone: a sine of this frequency, 0: silence */
+	int channels;             /* what the device gave, 0: not known */
+	char format[16];          /* the sample format the device gave, "" */
+	int64_t req_rate_hz;      /* what was asked, before the device answered (al_run) */
+	int64_t req_period_frames;
+	int req_periods;
+	char label[128];          /* --label, names the result; "" when none */
+};
+
+/* What a backend saw beyond the periods: its setup, clocks and xrun stamps. */
+struct al_backend_info {
+	char detail[200];         /* "plug:jack: playback, RW_INTERLEAVED, S16_LE, 2 ch", "" */
+	char clock[96];           /* how the device's stamps map onto CLOCK_MONOTONIC, "" */
+	char error[200];          /* why open failed (one line), "" */
+	bool dsp_load_valid;      /* JACK's DSP load was read */
+	double dsp_load_mean_pct;
+	double dsp_load_max_pct;
+	uint64_t xrun_stamped;    /* xrun durations taken from the device's stamps */
+	uint64_t xrun_fallback;   /* ... from the pointers, the stamps being rejected */
+	char xrun_reject[96];     /* why the last stamps were rejected, "" */
 };
 
 /* Statistics of a stretch of periods: a phase, or the whole run. */
@@ -105,6 +130,34 @@ struct al_window {
 	int32_t phase;
 };
 
+/*
+ * What delayed one late wake-up (src/trace, docs/trace.md): one thing that
+ * held the measured CPU between the period boundary and the wake-up.
+ * kind: "task" (another thread), "irq", "softirq", "timer" (an hrtimer
+ * callback), "idle" (the CPU slept), "irqoff"/"preemptoff" (overlapping
+ * sections; only with the preemptirq events), "self" (the measured thread
+ * itself still ran), "other" (the rest, when there were too many sources).
+ */
+struct al_cause {
+	char kind[12];
+	char name[32];        /* comm, IRQ handler, softirq type, timer function */
+	int pid;              /* task pid; IRQ number; softirq vector; -1 */
+	int64_t duration_ns;  /* time it held the CPU inside the window */
+};
+
+#define AL_SPIKE_CAUSES 8
+#define AL_SPIKES_MAX 32
+
+struct al_spike {
+	int64_t t_ns;           /* the period boundary (relative to the run start in a result) */
+	int64_t latency_ns;     /* wake-up - boundary */
+	int64_t woken_ns;       /* sched_waking of the thread - boundary; -1 when not seen */
+	int64_t switched_in_ns; /* sched_switch to the thread - boundary; -1 when not seen */
+	bool truncated;         /* events were lost around the window: may be incomplete */
+	int n_causes;           /* causes[] sorted by duration, longest first */
+	struct al_cause causes[AL_SPIKE_CAUSES];
+};
+
 #define AL_WINDOW_DEFAULT_NS (100 * 1000 * 1000LL)
 #define AL_WINDOWS_MAX 36000   /* 1 h of 100 ms windows; longer runs get longer windows */
 
@@ -163,8 +216,15 @@ struct al_result {
 	size_t n_windows;           /* written by the audio thread; read after the run */
 	uint64_t windows_dropped;   /* periods past the last window */
 
+	struct al_spike spikes[AL_SPIKES_MAX]; /* explained late wake-ups (--trace), worst kept */
+	int n_spikes;
+	uint64_t spikes_dropped;    /* spikes seen but not explained (rate limit, cap) */
+	int64_t trace_threshold_ns; /* --trace in force: wake latency that counts as a spike; 0: off */
+
 	struct al_syscheck checks[AL_SYSCHECKS_MAX]; /* filled by the CLI, may be empty */
 	int n_checks;
+
+	struct al_backend_info backend; /* filled by the backend's info(), may be empty */
 
 	char warnings[AL_WARN_MAX][AL_WARN_LEN];
 	int n_warnings;

@@ -13,8 +13,8 @@
  * lines, device names): bytes that are not valid UTF-8 become '?', so one
  * odd byte never costs the whole document.
  */
-static json_t *
-jstr(const char *s)
+json_t *
+al_json_text(const char *s)
 {
 	json_t *j;
 	char *copy;
@@ -98,8 +98,8 @@ config_json(const struct al_result *r)
 	const struct al_config *c = &r->cfg;
 
 	return json_pack("{s:o, s:o, s:I, s:I, s:i, s:I, s:I, s:I, s:i, s:i, s:o, s:I, s:o, "
-			 "s:o, s:b, s:o, s:o}",
-			 "backend", jstr(c->backend), "device", jstr(c->device[0] ? c->device : NULL), "rate",
+			 "s:o, s:b, s:o, s:o, s:o}",
+			 "backend", al_json_text(c->backend), "device", al_json_text(c->device[0] ? c->device : NULL), "rate",
 			 (json_int_t)c->rate_hz, "period_frames", (json_int_t)c->period_frames,
 			 "periods", c->periods, "buffer_frames",
 			 (json_int_t)(c->period_frames * c->periods), "period_ns",
@@ -109,8 +109,9 @@ config_json(const struct al_result *r)
 			 "duration_ns", (json_int_t)c->duration_ns, "dma_latency_us",
 			 c->dma_latency_us < 0 ? json_null() : json_integer(c->dma_latency_us),
 			 "max_latency_ns", json_ns_or_null(c->max_latency_ns, 0), "fail_on_xrun",
-			 c->fail_on_xrun, "load", jstr(c->load_spec[0] ? c->load_spec : NULL),
-			 "window_ns", json_ns_or_null(c->window_ns, 0));
+			 c->fail_on_xrun, "load", al_json_text(c->load_spec[0] ? c->load_spec : NULL),
+			 "window_ns", json_ns_or_null(c->window_ns, 0), "label",
+			 al_json_text(c->label[0] ? c->label : NULL));
 }
 
 static json_t *
@@ -119,11 +120,11 @@ system_json(const struct al_result *r)
 	const struct al_sysinfo *s = &r->sys;
 
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:o}", "sysname",
-			 jstr(s->sysname), "hostname", jstr(s->nodename), "kernel_release",
-			 jstr(s->release), "kernel_version", jstr(s->version), "machine",
-			 jstr(s->machine), "preempt", jstr(s->preempt), "preempt_source",
-			 jstr(s->preempt_source), "cpu_model", jstr(s->cpu_model), "cpus",
-			 s->cpus, "clocksource", jstr(s->clocksource), "checks",
+			 al_json_text(s->sysname), "hostname", al_json_text(s->nodename), "kernel_release",
+			 al_json_text(s->release), "kernel_version", al_json_text(s->version), "machine",
+			 al_json_text(s->machine), "preempt", al_json_text(s->preempt), "preempt_source",
+			 al_json_text(s->preempt_source), "cpu_model", al_json_text(s->cpu_model), "cpus",
+			 s->cpus, "clocksource", al_json_text(s->clocksource), "checks",
 			 r->n_checks ? al_json_checks(r->checks, r->n_checks) : json_null());
 }
 
@@ -138,12 +139,12 @@ phase_json(const struct al_result *r, const struct al_phase *ph)
 				    json_pack("{s:f, s:s}", "value", ph->throughput[i].value,
 					      "unit", ph->throughput[i].unit));
 	/* names and units of metrics are ours (ASCII); names of phases may not be */
-	json_object_set_new(o, "name", jstr(ph->name));
-	json_object_set_new(o, "load", jstr(ph->load));
+	json_object_set_new(o, "name", al_json_text(ph->name));
+	json_object_set_new(o, "load", al_json_text(ph->load));
 	json_object_set_new(o, "start_ns", json_integer(ph->start_ns));
 	json_object_set_new(o, "end_ns", json_integer(ph->end_ns));
 	json_object_set_new(o, "throughput", tp);
-	json_object_set_new(o, "error", jstr(ph->error[0] ? ph->error : NULL));
+	json_object_set_new(o, "error", al_json_text(ph->error[0] ? ph->error : NULL));
 	return o;
 }
 
@@ -163,7 +164,7 @@ timeseries_json(const struct al_result *r)
 					(int)w->periods, (json_int_t)w->wake_min_ns,
 					(json_int_t)(w->wake_sum_ns / w->periods),
 					(json_int_t)w->wake_max_ns, (json_int_t)w->interval_max_ns,
-					(int)w->xruns, jstr(r->phases[w->phase].name));
+					(int)w->xruns, al_json_text(r->phases[w->phase].name));
 		else /* nothing woke in this window: the thread was stalled */
 			row = json_pack("[I, i, n, n, n, n, i, n]", (json_int_t)(i * r->window_ns), 0,
 					0);
@@ -173,6 +174,79 @@ timeseries_json(const struct al_result *r)
 			 (json_int_t)r->window_ns, "columns", "t_ns", "periods", "wake_min_ns",
 			 "wake_mean_ns", "wake_max_ns", "interval_max_ns", "xruns", "phase", "rows",
 			 rows, "periods_dropped", (json_int_t)r->windows_dropped);
+}
+
+/* The stream options of real devices, and what was asked before the device answered. */
+static void
+stream_config_json(json_t *o, const struct al_result *r)
+{
+	const struct al_config *c = &r->cfg;
+
+	if (!o)
+		return;
+	json_object_set_new(o, "capture", json_boolean(c->capture));
+	json_object_set_new(o, "duplex", json_boolean(c->duplex));
+	json_object_set_new(o, "mmap", json_boolean(c->mmap));
+	json_object_set_new(o, "nearest", json_boolean(c->nearest));
+	json_object_set_new(o, "tone_hz", c->tone_hz ? json_integer(c->tone_hz) : json_null());
+	json_object_set_new(o, "channels", c->channels ? json_integer(c->channels) : json_null());
+	json_object_set_new(o, "format", al_json_text(c->format[0] ? c->format : NULL));
+	json_object_set_new(o, "requested_rate", json_ns_or_null(c->req_rate_hz, 0));
+	json_object_set_new(o, "requested_period_frames", json_ns_or_null(c->req_period_frames, 0));
+	json_object_set_new(o, "requested_periods", json_ns_or_null(c->req_periods, 0));
+}
+
+/* What the backend saw: its setup, clocks, JACK's DSP load, where xrun durations came from. */
+static json_t *
+backend_json(const struct al_result *r)
+{
+	const struct al_backend_info *b = &r->backend;
+
+	return json_pack("{s:o, s:o, s:o, s:o, s:{s:I, s:I, s:o}}", "detail",
+			 al_json_text(b->detail[0] ? b->detail : NULL), "clock",
+			 al_json_text(b->clock[0] ? b->clock : NULL), "dsp_load_mean_pct",
+			 b->dsp_load_valid ? json_real(b->dsp_load_mean_pct) : json_null(),
+			 "dsp_load_max_pct",
+			 b->dsp_load_valid ? json_real(b->dsp_load_max_pct) : json_null(),
+			 "xrun_durations", "from_stamps", (json_int_t)b->xrun_stamped, "fallback",
+			 (json_int_t)b->xrun_fallback, "last_reject",
+			 al_json_text(b->xrun_reject[0] ? b->xrun_reject : NULL));
+}
+
+/*
+ * The explained late wake-ups (--trace, docs/trace.md): times relative to
+ * the boundary, pct of the latency per cause (overlapping kinds may make
+ * the sum pass 100).
+ */
+static json_t *
+spikes_json(const struct al_result *r)
+{
+	json_t *arr = json_array();
+	int i, k;
+
+	for (i = 0; i < r->n_spikes && i < AL_SPIKES_MAX; i++) {
+		const struct al_spike *s = &r->spikes[i];
+		json_t *causes = json_array();
+
+		for (k = 0; k < s->n_causes && k < AL_SPIKE_CAUSES; k++) {
+			const struct al_cause *c = &s->causes[k];
+
+			json_array_append_new(
+				causes, json_pack("{s:o, s:o, s:i, s:I, s:f}", "kind", al_json_text(c->kind),
+						  "name", al_json_text(c->name), "pid", c->pid, "duration_ns",
+						  (json_int_t)c->duration_ns, "pct",
+						  s->latency_ns > 0 ? 100.0 * (double)c->duration_ns /
+									      (double)s->latency_ns
+								    : 0.0));
+		}
+		json_array_append_new(
+			arr, json_pack("{s:I, s:I, s:o, s:o, s:b, s:o}", "t_ns", (json_int_t)s->t_ns,
+				       "latency_ns", (json_int_t)s->latency_ns, "woken_ns",
+				       json_ns_or_null(s->woken_ns, -1), "switched_in_ns",
+				       json_ns_or_null(s->switched_in_ns, -1), "truncated",
+				       s->truncated, "causes", causes));
+	}
+	return arr;
 }
 
 json_t *
@@ -193,14 +267,15 @@ al_report_json(const struct al_result *r)
 					  (json_int_t)r->xrun_events[i].t_ns, "duration_ns",
 					  (json_int_t)r->xrun_events[i].duration_ns,
 					  "lost_periods", (json_int_t)r->xrun_events[i].lost_periods,
-					  "phase", jstr(r->phases[r->xrun_events[i].phase].name)));
+					  "phase", al_json_text(r->phases[r->xrun_events[i].phase].name)));
 	warnings = json_array();
 	for (i = 0; i < (size_t)r->n_warnings; i++)
-		json_array_append_new(warnings, jstr(r->warnings[i]));
-	root = json_pack("{s:s, s:s, s:o, s:o, s:o, s:b, s:i, s:b, s:o, s:I, s:s, s:I, s:b, "
+		json_array_append_new(warnings, al_json_text(r->warnings[i]));
+	root = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:b, s:i, s:b, s:o, s:I, s:s, s:I, s:b, "
 			 "s:o, s:o, s:o, s:I, s:o, s:o}",
 			 "schema", AL_SCHEMA_RUN, "tool_version", r->tool_version, "cmdline",
-			 jstr(r->cmdline), "config", config_json(r), "system", system_json(r),
+			 al_json_text(r->cmdline), "label", al_json_text(r->cfg.label[0] ? r->cfg.label : NULL),
+			 "config", config_json(r), "system", system_json(r),
 			 "realtime", r->realtime, "priority", r->priority, "memory_locked",
 			 r->memory_locked, "dma_latency_us",
 			 r->dma_latency_us < 0 ? json_null() : json_integer(r->dma_latency_us),
@@ -210,5 +285,11 @@ al_report_json(const struct al_result *r)
 			 events, "xrun_events_dropped",
 			 (json_int_t)atomic_load(&r->xrun_events_dropped), "warnings", warnings,
 			 "timeseries", timeseries_json(r));
+	stream_config_json(json_object_get(root, "config"), r);
+	json_object_set_new(root, "backend", backend_json(r));
+	json_object_set_new(root, "spikes", spikes_json(r));
+	json_object_set_new(root, "spikes_dropped", json_integer((json_int_t)r->spikes_dropped));
+	json_object_set_new(root, "trace_threshold_ns",
+			    r->trace_threshold_ns ? json_integer(r->trace_threshold_ns) : json_null());
 	return root;
 }

@@ -10,6 +10,7 @@
 
 #define BAR_WIDTH 40
 #define XRUNS_SHOWN 10
+#define SPIKES_SHOWN 5
 
 static double
 ms(int64_t ns)
@@ -122,6 +123,79 @@ phase_table(const struct al_result *r, FILE *f)
 	}
 }
 
+/* The explained late wake-ups (--trace), worst first: what held the CPU. */
+static void
+spike_lines(const struct al_result *r, bool verbose, FILE *f)
+{
+	int order[AL_SPIKES_MAX], n = r->n_spikes < AL_SPIKES_MAX ? r->n_spikes : AL_SPIKES_MAX;
+	int shown = verbose ? n : (n < SPIKES_SHOWN ? n : SPIKES_SHOWN), i, j, k;
+	char lat[24], woken[24], on[24], dur[24];
+
+	for (i = 0; i < n; i++) {
+		for (j = i; j > 0 && r->spikes[order[j - 1]].latency_ns < r->spikes[i].latency_ns; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+	fprintf(f, "\nlate wake-ups explained (%d", n);
+	if (r->spikes_dropped)
+		fprintf(f, ", %" PRIu64 " more not explained", r->spikes_dropped);
+	fprintf(f, "), worst first:\n");
+	for (i = 0; i < shown; i++) {
+		const struct al_spike *s = &r->spikes[order[i]];
+
+		al_format_duration(s->latency_ns, lat, sizeof(lat));
+		snprintf(woken, sizeof(woken), "?");
+		snprintf(on, sizeof(on), "?");
+		if (s->woken_ns >= 0)
+			al_format_duration(s->woken_ns, woken, sizeof(woken));
+		if (s->switched_in_ns >= 0)
+			al_format_duration(s->switched_in_ns, on, sizeof(on));
+		fprintf(f, "  at %.3f s: %s late; woken after %s, on the CPU after %s%s\n",
+			(double)s->t_ns / AL_NS_PER_SEC, lat, woken, on,
+			s->truncated ? " (events lost: may be incomplete)" : "");
+		for (k = 0; k < s->n_causes && k < AL_SPIKE_CAUSES; k++) {
+			const struct al_cause *c = &s->causes[k];
+
+			al_format_duration(c->duration_ns, dur, sizeof(dur));
+			fprintf(f, "    %5.1f %%  %10s  %-10s %s", s->latency_ns > 0 ?
+				100.0 * (double)c->duration_ns / (double)s->latency_ns : 0.0,
+				dur, c->kind, c->name);
+			if (c->pid >= 0 && (!strcmp(c->kind, "task") || !strcmp(c->kind, "self")))
+				fprintf(f, " (pid %d)", c->pid);
+			else if (c->pid >= 0 && !strcmp(c->kind, "irq"))
+				fprintf(f, " (irq %d)", c->pid);
+			fprintf(f, "\n");
+		}
+	}
+	if (shown < n)
+		fprintf(f, "... %d more (-v lists them all)\n", n - shown);
+}
+
+/* A real device: what it gave (and what was asked when that differs), its clocks, DSP load. */
+static void
+device_lines(const struct al_result *r, FILE *f)
+{
+	const struct al_config *c = &r->cfg;
+	const struct al_backend_info *b = &r->backend;
+
+	if (b->detail[0])
+		fprintf(f, "device: %s\n", b->detail);
+	if (c->req_rate_hz && (c->req_rate_hz != c->rate_hz || c->req_period_frames !=
+			       c->period_frames || c->req_periods != c->periods))
+		fprintf(f, "device gave %" PRId64 " Hz, %d x %" PRId64 " frames (asked %" PRId64
+			   " Hz, %d x %" PRId64 " frames)\n", c->rate_hz, c->periods,
+			c->period_frames, c->req_rate_hz, c->req_periods, c->req_period_frames);
+	if (b->clock[0])
+		fprintf(f, "clock: %s\n", b->clock);
+	if (b->dsp_load_valid)
+		fprintf(f, "JACK DSP load: mean %.1f %%, max %.1f %%\n", b->dsp_load_mean_pct,
+			b->dsp_load_max_pct);
+	if (b->xrun_fallback)
+		fprintf(f, "xrun durations: %" PRIu64 " from the device's stamps, %" PRIu64
+			   " from the pointers (stamps rejected: %s)\n", b->xrun_stamped,
+			b->xrun_fallback, b->xrun_reject);
+}
+
 void
 al_report_text(const struct al_result *r, const struct al_text_opts *o, FILE *f)
 {
@@ -138,6 +212,7 @@ al_report_text(const struct al_result *r, const struct al_text_opts *o, FILE *f)
 		fprintf(f, "priority=%d  ", r->priority);
 	fprintf(f, "kernel %s (preempt: %s)  duration=%.3f s%s\n", r->sys.release, r->sys.preempt,
 		(double)r->duration_ns / AL_NS_PER_SEC, r->interrupted ? "  (interrupted)" : "");
+	device_lines(r, f);
 	if (r->n_checks) {
 		static const char *const status[4] = { "ok", "warn", "fail", "skip" };
 		int n[4] = { 0 };
@@ -183,15 +258,17 @@ al_report_text(const struct al_result *r, const struct al_text_opts *o, FILE *f)
 		for (i = 0; i < shown; i++) {
 			const struct al_xrun_event *e = &r->xrun_events[i];
 
-			fprintf(f, "underrun!!! (at least %.3f ms long) at %.3f s, %" PRId64
+			fprintf(f, "%s!!! (at least %.3f ms long) at %.3f s, %" PRId64
 				   " period(s) lost%s%s\n",
-				ms(e->duration_ns), (double)e->t_ns / AL_NS_PER_SEC, e->lost_periods,
+				r->cfg.capture ? "overrun" : "underrun", ms(e->duration_ns), (double)e->t_ns / AL_NS_PER_SEC, e->lost_periods,
 				r->n_phases > 1 ? ", phase " : "",
 				r->n_phases > 1 ? r->phases[e->phase].name : "");
 		}
 		if (shown < n_ev)
 			fprintf(f, "... %zu more xruns (-v lists them all)\n", n_ev - shown);
 	}
+	if (r->n_spikes > 0)
+		spike_lines(r, o && o->verbose, f);
 	if (!(o && o->no_histogram)) {
 		fprintf(f, "\n");
 		ascii_histogram(&st->wake_ns, f);

@@ -7,17 +7,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend/backend.h"
 #include "core/clock.h"
 #include "core/rt.h"
 #include "core/sysinfo.h"
 #include "busy.h"
+#include "spikes.h"
 #include "run.h"
 
 #define XRUN_EVENTS_MAX 65536
 #define RT_STACK_PREFAULT (256 * 1024)
 #define LOAD_POLL_NS (100 * AL_NS_PER_MS)
+#define FINISHED_POLL_NS (50 * AL_NS_PER_MS)
 
 struct run_ctx {
 	const struct al_run_opts *o;
@@ -31,8 +34,10 @@ struct run_ctx {
 	atomic_int started;   /* audio thread: stream running, r->start_mono_ns valid */
 	atomic_int finished;  /* audio thread left its loop */
 	int thread_rc;
+	atomic_int cb_error;  /* a callback-mode backend's stream died (-errno) */
 	int64_t prev_wake_ns; /* audio thread only */
 	struct al_period_hooks hooks; /* callback-mode backends */
+	struct al_spikes spikes;      /* --trace */
 };
 
 /* Hot path: the period's busy work; returns the clock after it. */
@@ -68,7 +73,17 @@ period_record(void *ctx, const struct al_wake *w, int64_t work_start_ns, int64_t
 	};
 
 	al_result_record(c->r, &s);
+	al_spikes_mark(&c->spikes, w->boundary_ns, w->wake_ns);
 	c->prev_wake_ns = w->wake_ns;
+}
+
+/* Any thread: a callback-mode backend lost its stream (the server went away). */
+static void
+period_fail(void *ctx, int err)
+{
+	struct run_ctx *c = ctx;
+
+	atomic_store(&c->cb_error, err ? err : -EIO);
 }
 
 /* The measurement hot path: wait, work, write, record. Nothing else. */
@@ -102,6 +117,7 @@ audio_thread(void *arg)
 	int rc;
 
 	al_rt_prefault_stack(RT_STACK_PREFAULT);
+	c->spikes.tid = gettid(); /* whom --trace follows */
 	c->r->cpu_load_loops = al_busy_calibrate(c->work_target_ns);
 	atomic_store(&c->ready, 1);
 	while (!atomic_load(&c->go) && !atomic_load(&c->stop))
@@ -112,16 +128,16 @@ audio_thread(void *arg)
 	}
 	if (c->ops->start_cb) {
 		/* the backend's own thread measures; this one only waits */
-		c->hooks = (struct al_period_hooks){ period_work, period_record, c };
+		c->hooks = (struct al_period_hooks){ period_work, period_record, c, period_fail };
 		rc = c->ops->start_cb(c->priv, &c->hooks, &c->r->start_mono_ns);
 		if (rc) {
 			c->thread_rc = rc;
 			goto out;
 		}
 		atomic_store(&c->started, 1);
-		while (!atomic_load(&c->stop))
+		while (!atomic_load(&c->stop) && !atomic_load(&c->cb_error))
 			al_clock_sleep_until_ns(al_clock_now_ns() + 10 * AL_NS_PER_MS);
-		c->thread_rc = 0;
+		c->thread_rc = atomic_load(&c->cb_error);
 		goto out;
 	}
 	rc = c->ops->start(c->priv, &start_ns);
@@ -135,6 +151,35 @@ audio_thread(void *arg)
 out:
 	atomic_store(&c->finished, 1);
 	return NULL;
+}
+
+/*
+ * --trace: an ftrace instance on the audio thread's CPU (pinned to the
+ * last CPU if it was not). Failing that, one warning and no tracing.
+ */
+static void
+trace_open(struct run_ctx *c, const struct al_run_opts *o)
+{
+	struct al_result *r = c->r;
+	char err[AL_WARN_LEN];
+	long ncpu;
+
+	if (c->ops->start_cb) {
+		al_result_warn(r, "--trace: not available with the %s backend (its thread is the "
+			       "server's); running without tracing", c->ops->name);
+		return;
+	}
+	if (r->cfg.affinity_cpu < 0) {
+		ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+		r->cfg.affinity_cpu = ncpu > 0 ? (int)ncpu - 1 : 0;
+		al_result_warn(r, "--trace: the audio thread is pinned to CPU %d (tracing follows "
+			       "one CPU)", r->cfg.affinity_cpu);
+	}
+	if (al_spikes_open(&c->spikes, r->cfg.affinity_cpu,
+			   o->trace_threshold_ns > 0 ? o->trace_threshold_ns : r->buffer_ns / 2,
+			   err, sizeof(err)))
+		al_result_warn(r, "--trace: %s; running without tracing", err);
+	r->trace_threshold_ns = c->spikes.trace ? c->spikes.threshold_ns : 0;
 }
 
 /* Start the audio thread at SCHED_FIFO, or SCHED_OTHER with a warning. */
@@ -183,6 +228,7 @@ run_until(struct run_ctx *c, int64_t t_ns, struct al_load_set *loads, struct al_
 		}
 		if (atomic_load(&c->finished))
 			return false;
+		al_spikes_service(&c->spikes, r);
 		if (now_ns >= t_ns)
 			return true;
 		if (o->status && now_ns >= *next_status_ns) {
@@ -200,6 +246,9 @@ run_until(struct run_ctx *c, int64_t t_ns, struct al_load_set *loads, struct al_
 			wake_ns = *next_status_ns;
 		if (loads && next_poll_ns < wake_ns)
 			wake_ns = next_poll_ns;
+		/* notice soon when the audio thread left its loop (a stream that died) */
+		if (wake_ns > now_ns + FINISHED_POLL_NS)
+			wake_ns = now_ns + FINISHED_POLL_NS;
 		/* a signal ends the sleep early: the flags are checked again */
 		al_clock_sleep_until_ns(wake_ns);
 	}
@@ -284,7 +333,6 @@ al_run(const struct al_run_opts *o, struct al_result *r)
 	snprintf(r->tool_version, sizeof(r->tool_version), "%s", AL_VERSION);
 	al_sysinfo_read("/", &r->sys);
 	r->started_at_ns = al_clock_realtime_ns();
-	c.work_target_ns = r->period_ns * cfg->cpu_load_pct / 100;
 	c.priv = calloc(1, c.ops->priv_size ? c.ops->priv_size : 1);
 	if (!c.priv) {
 		rc = -ENOMEM;
@@ -303,16 +351,36 @@ al_run(const struct al_run_opts *o, struct al_result *r)
 		r->dma_latency_us = rt.dma_latency_us;
 	}
 
-	rc = c.ops->open(c.priv, cfg);
-	if (rc)
+	/* the backend writes back what the device gave; the request stays beside it */
+	r->cfg.req_rate_hz = cfg->rate_hz;
+	r->cfg.req_period_frames = cfg->period_frames;
+	r->cfg.req_periods = cfg->periods;
+	rc = c.ops->open(c.priv, &r->cfg);
+	if (rc) {
+		if (c.ops->info)
+			c.ops->info(c.priv, &r->backend);
 		goto err_restore;
+	}
+	r->period_ns = al_frames_to_ns(r->cfg.period_frames, r->cfg.rate_hz);
+	r->buffer_ns = al_frames_to_ns(r->cfg.period_frames * r->cfg.periods, r->cfg.rate_hz);
+	c.work_target_ns = r->period_ns * cfg->cpu_load_pct / 100;
+	if (o->trace)
+		trace_open(&c, o);
 	rc = start_audio_thread(&c, &thread);
 	if (rc)
 		goto err_close;
 	control(&c);
 	atomic_store(&c.stop, true);
 	pthread_join(thread, NULL);
+	if (atomic_load(&c.started) && r->n_phases) {
+		/* the audio thread may have recorded one more period after control() */
+		r->duration_ns = al_clock_now_ns() - r->start_mono_ns;
+		r->phases[r->n_phases - 1].end_ns = r->duration_ns;
+	}
+	al_spikes_finish(&c.spikes, r);
 	c.ops->stop(c.priv);
+	if (c.ops->info)
+		c.ops->info(c.priv, &r->backend);
 	c.ops->close(c.priv);
 	al_rt_restore(&rt);
 	free(c.priv);
@@ -325,11 +393,15 @@ al_run(const struct al_run_opts *o, struct al_result *r)
 		al_result_warn(r, "%llu xrun events beyond the first %d were counted but not kept",
 			       (unsigned long long)atomic_load(&r->xrun_events_dropped),
 			       XRUN_EVENTS_MAX);
-	if (c.thread_rc)
+	if (c.thread_rc) {
+		/* what was measured until the stream died is kept, marked */
+		r->interrupted = true;
 		al_result_warn(r, "the backend failed during the run: %s", strerror(-c.thread_rc));
+	}
 	return c.thread_rc;
 
 err_close:
+	al_spikes_finish(&c.spikes, r);
 	c.ops->close(c.priv);
 err_restore:
 	al_rt_restore(&rt);

@@ -29,15 +29,27 @@ struct al_run_opts {
 	const struct al_phase_spec *phases;
 	size_t n_phases;
 	const struct al_load_opts *load_opts;
+	/*
+	 * --trace: explain wake latencies above trace_threshold_ns from an
+	 * ftrace instance on the audio thread's CPU (pinned to the last CPU
+	 * when not pinned); without root or tracefs the run goes on untraced
+	 * with a warning.
+	 */
+	bool trace;
+	int64_t trace_threshold_ns;  /* 0: half the buffer */
 };
 
 /*
  * Run one measurement into r (which al_run allocates; free it with
  * al_result_free()). Returns 0, or -errno:
- * -ENOENT: unknown backend; -ENODEV/-ENOTSUP: backend or device
- * unavailable; -EINVAL: configuration refused by the backend; other: a
- * runtime error. When the measurement had started, r holds what was
- * measured even on error (r->n_phases > 0).
+ * -ENOENT: unknown backend (or no such device); -ENODEV/-ENOTSUP:
+ * backend or device unavailable; -EBUSY: device in use; -EINVAL:
+ * configuration refused by the backend; -ERANGE: the device cannot come
+ * close to the rate/period/periods asked (r->cfg then holds what it
+ * offered); other: a runtime error. When open failed, r->backend.error
+ * may say why (r->cfg and r->backend stay readable after the call). When
+ * the measurement had started, r holds what was measured even on error
+ * (r->n_phases > 0, r->interrupted set).
  */
 int al_run(const struct al_run_opts *o, struct al_result *r);
 

@@ -72,7 +72,7 @@ echo "1..$#"
 # takes only what a target needs. compile_one OBJDIR SOURCE CC FLAGS (in sh -c):
 # shellcheck disable=SC2016 # expanded by that sh
 compile_one='o="$1/$(basename "$2" .c).o"; $3 $4 -c "$2" -o "$o" 2>"$o.log" || rm -f "$o"'
-for dir in core backend load; do
+for dir in core backend load midi; do
     rm -rf "$out/obj/$dir"
     mkdir -p "$out/obj/$dir"
     for f in "$src/src/$dir"/*.c; do
@@ -94,7 +94,7 @@ for dir in core backend load; do
     [ -e "$1" ] && ar rcs "$out/lib$dir.a" "$@"
 done
 libs=""
-for dir in load backend core; do
+for dir in midi load backend core; do
     [ -e "$out/lib$dir.a" ] && libs="$libs $out/lib$dir.a"
 done
 
@@ -108,6 +108,20 @@ for name in $targets; do
     case $name in
         run-args)
             extra=$src/src/cli/run-opts.c
+            ;;
+        trace-analyze)
+            extra=$src/src/trace/analyze.c
+            ;;
+        store-doc)
+            extra="$src/src/store/store-doc.c $src/src/store/store.c -ljansson -lsqlite3"
+            ;;
+        report)
+            extra="-DAL_VERSION=\"fuzz\" $src/src/report/doc.c $src/src/report/ci.c
+                $src/src/report/compare.c $src/src/report/svg.c $src/src/report/html.c
+                $src/src/report/json.c $src/src/report/json-check.c -ljansson"
+            ;;
+        sweep-args)
+            extra=$src/src/cli/sweep-opts.c
             ;;
         load-spec)
             if ! grep -q 'al_load_spec_parse' "$src/src/load/load.h" 2>/dev/null; then

@@ -20,7 +20,7 @@ if command -v setpriv >/dev/null && [ "$(id -u)" -eq 0 ] &&
 	W=$(mktemp -d)
 	chmod 777 "$W"
 	t_exit 0 "a run without rtprio still measures" setpriv --reuid=65534 --regid=65534 \
-		--clear-groups bash -c "ulimit -r 0; exec '$AUDIOLAT' run -d 300ms --json '$W/n.json'"
+		--clear-groups bash -c "ulimit -r 0; exec '$AUDIOLAT' run -d 300ms --json '$W/n.json' --db '$W/results.db'"
 	t_grep "$OUT" 'SCHED_FIFO priority 80 not permitted' "one warning says SCHED_FIFO was refused"
 	t_true "realtime is false" jq -e '.realtime == false and .priority == 0' "$W/n.json"
 	t_true "the run measured periods" jq -e '.total.periods > 0' "$W/n.json"

@@ -84,7 +84,8 @@ t_true "SIGINT: no file left" empty_dir "$D"
 
 # SIGKILL of audiolat: the loads follow within a second
 # shellcheck disable=SC2086
-"$A" run -q -d 20s --load hackbench+cmd:'sleep 60' $small >/dev/null 2>&1 &
+marker="sleep 60.$$"  # unique to this test run
+"$A" run -q -d 20s --load "hackbench+cmd:'$marker'" $small >/dev/null 2>&1 &
 pid=$!
 sleep 1
 groups=$(ps -o pid= --ppid $pid | xargs)
@@ -92,7 +93,7 @@ t_true "SIGKILL: loads were running" test -n "$groups"
 kill -KILL $pid
 wait $pid 2>/dev/null
 t_true "SIGKILL: every load process gone within 1 s" gone_within_1s $groups
-t_true "SIGKILL: no 'sleep 60' left" bash -c '! pgrep -f "^sleep 60$"'
+t_true "SIGKILL: no '$marker' left" bash -c "! pgrep -f '^$marker\$'"
 t_true "SIGKILL: no file left" empty_dir "$D"
 
 # a load that dies is reported in its phase

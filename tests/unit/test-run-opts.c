@@ -116,6 +116,61 @@ help(void **state)
 	assert_non_null(strstr(al_run_help, "--max-latency"));
 }
 
+/* --label, --db, --no-db (the results database, docs/store.md) */
+static void
+label_and_database(void **state)
+{
+	char long_label[200];
+
+	(void)state;
+	assert_int_equal(PARSE("-q"), 0);
+	assert_string_equal(p.cfg.label, "");
+	assert_null(p.db_path);
+	assert_false(p.no_db);
+	assert_int_equal(PARSE("--label", "patched 6.6-rt", "--db", "/tmp/x.db", "--no-db"), 0);
+	assert_string_equal(p.cfg.label, "patched 6.6-rt");
+	assert_string_equal(p.db_path, "/tmp/x.db");
+	assert_true(p.no_db);
+	memset(long_label, 'x', sizeof(long_label) - 1);
+	long_label[sizeof(long_label) - 1] = '\0';
+	assert_int_equal(PARSE("--label", long_label), -EINVAL);
+	assert_non_null(strstr(err, "--label: "));
+	assert_non_null(strstr(err, "too long"));
+	long_label[127] = '\0'; /* 127 bytes fit */
+	assert_int_equal(PARSE("--label", long_label), 0);
+	assert_int_equal(strlen(p.cfg.label), 127);
+	assert_int_equal(PARSE("--label", "a\tb"), -EINVAL);
+	assert_non_null(strstr(err, "control character"));
+	assert_int_equal(PARSE("--db", ""), -EINVAL);
+	assert_non_null(strstr(err, "--db: "));
+}
+
+/* --capture, --duplex, --mmap, --nearest, --tone: set, and refused where they make no sense */
+static void
+stream_options(void **state)
+{
+	(void)state;
+	assert_int_equal(PARSE("-q"), 0);
+	assert_false(p.cfg.capture || p.cfg.duplex || p.cfg.mmap || p.cfg.nearest);
+	assert_int_equal(p.cfg.tone_hz, 0);
+	assert_int_equal(PARSE("-b", "alsa", "-D", "plug:jack", "--duplex", "--mmap", "--nearest",
+			       "--tone", "440"),
+			 0);
+	assert_true(p.cfg.duplex && p.cfg.mmap && p.cfg.nearest);
+	assert_int_equal(p.cfg.tone_hz, 440);
+	assert_string_equal(p.cfg.device, "plug:jack");
+	assert_int_equal(PARSE("-b", "jack", "--capture"), 0);
+	assert_true(p.cfg.capture);
+	expect_error(PARSE("--capture"), "--capture: not with the sim backend");
+	expect_error(PARSE("--tone=440"), "--tone: not with the sim backend");
+	expect_error(PARSE("-b", "jack", "--mmap"), "--mmap: not with the jack backend");
+	expect_error(PARSE("-b", "alsa", "--capture", "--duplex"), "--capture: not with --duplex");
+	expect_error(PARSE("-b", "alsa", "--capture", "--tone", "440"), "--tone: not with --capture");
+	expect_error(PARSE("-b", "alsa", "--tone", "24000"), "--tone: 24000 Hz is not below half");
+	expect_error(PARSE("-b", "alsa", "--tone", "0"), "--tone: '0' is not in 1..96000");
+	expect_error(PARSE("-b", "alsa", "--tone", "x"), "--tone: 'x' is not a whole number");
+}
+
 int
 main(void)
 {
@@ -125,6 +180,8 @@ main(void)
 		cmocka_unit_test(bad_values_name_the_option),
 		cmocka_unit_test(unknown_options_and_arguments),
 		cmocka_unit_test(help),
+		cmocka_unit_test(label_and_database),
+		cmocka_unit_test(stream_options),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

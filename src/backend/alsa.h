@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef AL_BACKEND_ALSA_H
+#define AL_BACKEND_ALSA_H
+
+#include "backend.h"
+
+/* The ALSA PCM backend (alsa.c; only built with libasound). */
+extern const struct al_backend_ops al_backend_alsa;
+
+#endif

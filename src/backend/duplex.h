@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Duplex streams: one mono input and one mono output running on the same
+ * clock, for measurements through a loop (audiolat roundtrip). A process
+ * callback gets every period's input and fills its output from the audio
+ * thread (a JACK process callback, or an ALSA thread doing read ->
+ * callback -> write). The callback is the hot path: no allocation, stdio,
+ * locks or syscalls.
+ *
+ * Lifecycle: ops->open -> ops->start(fn) -> (ops->status polled from
+ * another thread) -> ops->stop -> ops->close. The caller allocates
+ * priv_size zeroed bytes; backends never allocate on the audio thread.
+ */
+#ifndef AL_BACKEND_DUPLEX_H
+#define AL_BACKEND_DUPLEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* in[i] may alias out[i] (a JACK self-loop): read in[i] before writing out[i]. */
+typedef void (*al_duplex_fn)(void *ctx, const float *in, float *out, uint32_t nframes);
+
+struct al_duplex_config {
+	/* ALSA: the playback PCM (NULL: "default"); JACK: the server (NULL: the default one) */
+	const char *device;
+	const char *capture_device; /* ALSA: capture PCM (NULL: same as device) */
+	/* JACK: the port feeding our input, the port our output feeds (NULL: the first physical) */
+	const char *in_port;
+	const char *out_port;
+	const char *client_name;    /* JACK client name (NULL: "audiolat-roundtrip") */
+	bool self_loop;             /* JACK: our output straight into our input, inside the graph */
+	uint32_t rate_hz;           /* ALSA: asked for (JACK: the server's) */
+	uint32_t period_frames;     /* ALSA: asked for (JACK: the server's) */
+	uint32_t periods;           /* ALSA: periods in the buffer, >= 2 */
+	int priority;               /* ALSA: SCHED_FIFO priority of the audio thread, 0: OTHER */
+};
+
+struct al_duplex_info {
+	uint32_t rate_hz;
+	uint32_t period_frames;
+	uint32_t periods;                 /* ALSA: buffer periods (JACK: 0, not known) */
+	/*
+	 * The nominal latency of the path as the backend reports it: JACK the
+	 * ports' latency ranges (max of capture + max of playback, refreshed
+	 * by status()); ALSA the period read on capture and the rest of the
+	 * prefilled playback buffer.
+	 */
+	uint32_t capture_latency_frames;
+	uint32_t playback_latency_frames;
+	char in_name[160];                /* what feeds our input ("jack:audiolat-roundtrip:out") */
+	char out_name[160];               /* what our output feeds */
+	char format[24];                  /* ALSA: "PLAYBACK/CAPTURE" formats; JACK: "float" */
+	bool linked;                      /* ALSA: capture and playback started together */
+};
+
+struct al_duplex_status {
+	int err;                          /* 0 running; -errno: the stream died (server gone) */
+	uint64_t periods;                 /* periods processed */
+	uint32_t xruns;                   /* xruns (ALSA: recovered by a restart) */
+	uint32_t restarts;                /* ALSA: stream restarts after an xrun */
+	uint32_t capture_latency_frames;  /* current nominal latency (JACK: re-read) */
+	uint32_t playback_latency_frames;
+	bool period_changed;              /* JACK: the buffer size changed under us */
+	bool realtime;                    /* the audio thread runs SCHED_FIFO */
+};
+
+struct al_duplex_ops {
+	const char *name;        /* "jack", "alsa" */
+	const char *unavailable; /* non-NULL: not built in, and why */
+	size_t priv_size;
+	/*
+	 * Open the device or connect to the server and fill info. 0 or -errno:
+	 * -ENOENT/-ENODEV no such device or server, -EBUSY in use, -ERANGE the
+	 * two directions disagree (rate, period), -EINVAL bad configuration.
+	 * why (may be NULL) gets one line on failure. close() is needed only
+	 * after a successful open.
+	 */
+	int (*open)(void *priv, const struct al_duplex_config *cfg, struct al_duplex_info *info,
+		    char *why, size_t why_size);
+	/* Start the stream; fn(ctx, ...) runs every period until stop(). */
+	int (*start)(void *priv, al_duplex_fn fn, void *ctx, char *why, size_t why_size);
+	/* Not from the audio thread. */
+	void (*status)(void *priv, struct al_duplex_status *st);
+	int (*stop)(void *priv);
+	void (*close)(void *priv);
+};
+
+/* NULL when there is no duplex backend of that name. */
+const struct al_duplex_ops *al_duplex_find(const char *name);
+/* The duplex backends, NULL-terminated. */
+extern const struct al_duplex_ops *const al_duplex_backends[];
+
+#endif

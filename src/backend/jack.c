@@ -1,0 +1,580 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The JACK backend: a client of a running JACK server (or of PipeWire
+ * through its libjack) whose process callback is the audio thread. Rate
+ * and period are the server's. Per cycle: the cycle start from
+ * jack_get_cycle_times() on CLOCK_MONOTONIC (JACK's frame times stay
+ * perfect until an xrun, so wall-clock times are measured), the wake-up at
+ * callback entry, the run driver's busy work, silence (or a sine) on the
+ * output ports, the time left until the next cycle (margin), JACK's DSP
+ * load. Xruns come from the xrun callback, their length from
+ * jack_get_xrun_delayed_usecs() validated (pcmtime.h). The server going
+ * away ends the run through the shutdown callback.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jack/jack.h>
+#include <jack/statistics.h>
+
+#include "core/clock.h"
+#include "jack.h"
+#include "pcmtime.h"
+
+#define PORTS_MAX 2
+#define TONE_AMPLITUDE 0.25f /* -12 dBFS */
+/* JACK2 keeps its server sockets here: jack_<server>_<uid>_0 */
+#define JACK_SERVER_DIR "/dev/shm"
+
+struct jk {
+	jack_client_t *client;
+	jack_port_t *out[PORTS_MAX];
+	jack_port_t *in[PORTS_MAX];
+	int n_out, n_in;
+	const struct al_period_hooks *h;
+	atomic_int armed;         /* start_cb ran: deliver periods */
+	atomic_int dead;          /* the server went away */
+	atomic_int period_changed;
+	int64_t offset_ns;        /* CLOCK_MONOTONIC - jack_get_time(), when fixed */
+	bool clock_raw;           /* jack_get_time() is CLOCK_MONOTONIC_RAW: map every cycle */
+	int64_t rate_hz;
+	int64_t period_frames;
+	int64_t period_ns;
+	float phase, phase_inc;
+
+	/* xruns: counted by the xrun callback, turned into events by the next cycle */
+	atomic_uint xruns;
+	_Atomic double xrun_delay_us; /* jack_get_xrun_delayed_usecs() of the last one */
+	_Atomic int64_t xrun_at_ns;   /* when its callback ran */
+	unsigned int xruns_seen;      /* process thread only */
+	int64_t prev_boundary_ns;     /* process thread only */
+
+	/* DSP load, process thread only */
+	double load_sum, load_max;
+	uint64_t load_n;
+
+	uint64_t xrun_stamped, xrun_fallback;
+	const char *xrun_reject;
+	char server[128];
+	char detail[200];
+	char clock[96];
+	char error[200];
+};
+
+static void
+quiet(const char *msg)
+{
+	(void)msg;
+}
+
+static void
+quiet_libjack(void)
+{
+	jack_set_error_function(quiet);
+	jack_set_info_function(quiet);
+}
+
+/* The server a client without -D reaches. */
+static const char *
+default_server(void)
+{
+	const char *s = getenv("JACK_DEFAULT_SERVER");
+
+	return s && *s ? s : "default";
+}
+
+static jack_client_t *
+connect_server(const char *name, const char *server, jack_status_t *status)
+{
+	jack_options_t opts = JackNoStartServer;
+
+	if (server && *server)
+		opts |= JackServerName;
+	return jack_client_open(name, opts, status, server);
+}
+
+static int
+jk_probe(const struct al_config *cfg)
+{
+	if (cfg->mmap || (cfg->capture && cfg->duplex) || (cfg->tone_hz && cfg->capture))
+		return -EINVAL;
+	return 0;
+}
+
+static int64_t
+raw_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return (int64_t)ts.tv_sec * AL_NS_PER_SEC + ts.tv_nsec;
+}
+
+/* Hot path: one JACK cycle. */
+static int
+jk_process(jack_nframes_t nframes, void *arg)
+{
+	struct jk *j = arg;
+	int64_t wake_ns = al_clock_now_ns(), next_ns, t0_ns, t1_ns;
+	jack_nframes_t cur_frames;
+	jack_time_t cur_us, next_us;
+	struct al_write_info wi = { 0 };
+	struct al_wake w;
+	float period_us, load;
+	unsigned int xr;
+	int i;
+
+	if (!atomic_load_explicit(&j->armed, memory_order_acquire)) {
+		for (i = 0; i < j->n_out; i++)
+			memset(jack_port_get_buffer(j->out[i], nframes), 0, nframes * sizeof(float));
+		return 0;
+	}
+	w.wake_ns = wake_ns;
+	if (jack_get_cycle_times(j->client, &cur_frames, &cur_us, &next_us, &period_us) == 0 &&
+	    cur_us) {
+		int64_t off_ns = j->clock_raw ? wake_ns - raw_now_ns() : j->offset_ns;
+
+		w.boundary_ns = (int64_t)cur_us * AL_NS_PER_US + off_ns;
+		next_ns = (int64_t)next_us * AL_NS_PER_US + off_ns;
+	} else {
+		w.boundary_ns = wake_ns;
+		next_ns = wake_ns + j->period_ns;
+	}
+	t1_ns = j->h->work(j->h->ctx, &t0_ns);
+
+	for (i = 0; i < j->n_in; i++) {
+		volatile float *in = jack_port_get_buffer(j->in[i], nframes);
+
+		(void)in[0];
+	}
+	if (j->phase_inc > 0) {
+		float *out0 = j->n_out ? jack_port_get_buffer(j->out[0], nframes) : NULL;
+
+		for (jack_nframes_t f = 0; out0 && f < nframes; f++) {
+			out0[f] = TONE_AMPLITUDE * sinf(j->phase);
+			j->phase += j->phase_inc;
+			if (j->phase >= 2 * (float)M_PI)
+				j->phase -= 2 * (float)M_PI;
+		}
+		for (i = 1; i < j->n_out; i++)
+			memcpy(jack_port_get_buffer(j->out[i], nframes), out0, nframes * sizeof(float));
+	} else {
+		for (i = 0; i < j->n_out; i++)
+			memset(jack_port_get_buffer(j->out[i], nframes), 0, nframes * sizeof(float));
+	}
+	/* the time left until the next cycle needs our output */
+	wi.margin_ns = next_ns - al_clock_now_ns();
+
+	xr = atomic_load_explicit(&j->xruns, memory_order_acquire);
+	if (xr != j->xruns_seen) {
+		struct al_xrun_duration d;
+		int64_t gap_ns = j->prev_boundary_ns ? w.boundary_ns - j->prev_boundary_ns - j->period_ns
+						     : 0;
+		int64_t at_ns = atomic_load_explicit(&j->xrun_at_ns, memory_order_relaxed);
+
+		/* one event per cycle, so none is lost when several came at once */
+		j->xruns_seen++;
+		al_jack_xrun_duration(atomic_load_explicit(&j->xrun_delay_us, memory_order_relaxed),
+				      gap_ns, j->period_ns, &d);
+		if (d.from_stamps) {
+			j->xrun_stamped++;
+		} else {
+			j->xrun_fallback++;
+			j->xrun_reject = d.reject;
+		}
+		wi.xrun_start_ns = (at_ns ? at_ns : wake_ns) - d.duration_ns;
+		if (j->prev_boundary_ns && wi.xrun_start_ns < j->prev_boundary_ns)
+			wi.xrun_start_ns = j->prev_boundary_ns;
+		if (wi.xrun_start_ns <= 0)
+			wi.xrun_start_ns = wake_ns;
+		wi.xrun_ns = d.duration_ns;
+		wi.lost_periods = d.lost_periods;
+	}
+	load = jack_cpu_load(j->client);
+	if (isfinite(load) && load >= 0) {
+		j->load_sum += load;
+		if (load > j->load_max)
+			j->load_max = load;
+		j->load_n++;
+	}
+	j->prev_boundary_ns = w.boundary_ns;
+	j->h->record(j->h->ctx, &w, t0_ns, t1_ns, &wi);
+	return 0;
+}
+
+/* JACK's notification thread: count, keep the delay; the next cycle reports it. */
+static int
+jk_xrun(void *arg)
+{
+	struct jk *j = arg;
+
+	atomic_store_explicit(&j->xrun_delay_us, (double)jack_get_xrun_delayed_usecs(j->client),
+			      memory_order_relaxed);
+	atomic_store_explicit(&j->xrun_at_ns, al_clock_now_ns(), memory_order_relaxed);
+	atomic_fetch_add_explicit(&j->xruns, 1, memory_order_release);
+	return 0;
+}
+
+static void
+jk_shutdown(jack_status_t code, const char *reason, void *arg)
+{
+	struct jk *j = arg;
+
+	(void)code;
+	(void)reason;
+	atomic_store(&j->dead, 1);
+	if (atomic_load(&j->armed) && j->h && j->h->fail)
+		j->h->fail(j->h->ctx, -ECONNRESET);
+}
+
+static int
+jk_buffer_size(jack_nframes_t nframes, void *arg)
+{
+	struct jk *j = arg;
+
+	if ((int64_t)nframes != j->period_frames)
+		atomic_store(&j->period_changed, 1);
+	return 0;
+}
+
+/* CLOCK_MONOTONIC - jack_get_time() (or - CLOCK_MONOTONIC_RAW), best of a few reads. */
+static int64_t
+offset_to(bool raw)
+{
+	int64_t best = INT64_MAX, off = 0;
+
+	for (int i = 0; i < 5; i++) {
+		int64_t a = al_clock_now_ns();
+		int64_t t = raw ? raw_now_ns() : (int64_t)jack_get_time() * AL_NS_PER_US;
+		int64_t b = al_clock_now_ns();
+
+		if (b - a < best) {
+			best = b - a;
+			off = (a + b) / 2 - t;
+		}
+	}
+	return off;
+}
+
+/*
+ * Which clock is jack_get_time() (whole microseconds)? JACK2 on Linux uses
+ * CLOCK_MONOTONIC_RAW, PipeWire's libjack CLOCK_MONOTONIC: check rather
+ * than assume. RAW drifts from MONOTONIC (NTP), so it is mapped every cycle.
+ */
+static void
+find_clock(struct jk *j)
+{
+	int64_t off = offset_to(false), raw_off = offset_to(true);
+
+	j->clock_raw = false;
+	j->offset_ns = 0;
+	if (off > -3 * AL_NS_PER_US && off < 3 * AL_NS_PER_US) {
+		snprintf(j->clock, sizeof(j->clock), "jack_get_time() is CLOCK_MONOTONIC");
+	} else if (off - raw_off > -3 * AL_NS_PER_US && off - raw_off < 3 * AL_NS_PER_US) {
+		j->clock_raw = true;
+		snprintf(j->clock, sizeof(j->clock), "jack_get_time() is CLOCK_MONOTONIC_RAW "
+			 "(%+lld ns now; mapped every cycle)", (long long)raw_off);
+	} else {
+		j->offset_ns = off;
+		snprintf(j->clock, sizeof(j->clock), "jack_get_time() is on an unknown clock, "
+			 "CLOCK_MONOTONIC %+lld ns at the start", (long long)-off);
+	}
+}
+
+/* The server's periods: the latency of a physical playback port in periods. */
+static int
+server_periods(struct jk *j)
+{
+	const char **ports = jack_get_ports(j->client, NULL, JACK_DEFAULT_AUDIO_TYPE,
+					    JackPortIsPhysical | JackPortIsInput);
+	jack_latency_range_t range = { 0, 0 };
+	int periods = 0;
+
+	if (ports && ports[0]) {
+		jack_port_t *p = jack_port_by_name(j->client, ports[0]);
+
+		if (p)
+			jack_port_get_latency_range(p, JackPlaybackLatency, &range);
+		if (range.max >= j->period_frames && range.max % j->period_frames == 0)
+			periods = (int)(range.max / j->period_frames);
+	}
+	jack_free(ports);
+	return periods;
+}
+
+static void
+jk_close(void *priv)
+{
+	struct jk *j = priv;
+
+	if (j->client)
+		jack_client_close(j->client);
+	j->client = NULL;
+}
+
+static int
+jk_open(void *priv, struct al_config *cfg)
+{
+	struct jk *j = priv;
+	jack_status_t status = 0;
+	char name[64];
+	int periods, i;
+
+	quiet_libjack();
+	snprintf(j->server, sizeof(j->server), "%s", cfg->device[0] ? cfg->device : default_server());
+	snprintf(name, sizeof(name), "audiolat-%d", (int)getpid());
+	j->client = connect_server(name, cfg->device, &status);
+	if (!j->client) {
+		snprintf(j->error, sizeof(j->error), "JACK server '%.64s': %s", j->server,
+			 (status & JackServerFailed) ? "not running (no server of that name)"
+			 : (status & JackVersionError) ? "protocol version mismatch"
+			 : "the client could not be opened");
+		return (status & JackServerFailed) ? -ENODEV : -EIO;
+	}
+	j->rate_hz = jack_get_sample_rate(j->client);
+	j->period_frames = jack_get_buffer_size(j->client);
+	if (j->rate_hz <= 0 || j->period_frames <= 0) {
+		snprintf(j->error, sizeof(j->error), "JACK server '%.64s': rate %lld, period %lld",
+			 j->server, (long long)j->rate_hz, (long long)j->period_frames);
+		jk_close(j);
+		return -EIO;
+	}
+	j->period_ns = al_frames_to_ns(j->period_frames, j->rate_hz);
+	j->phase_inc = 2 * (float)M_PI * (float)cfg->tone_hz / (float)j->rate_hz;
+	for (i = 0; i < PORTS_MAX && !cfg->capture; i++) {
+		snprintf(name, sizeof(name), "out_%d", i + 1);
+		j->out[i] = jack_port_register(j->client, name, JACK_DEFAULT_AUDIO_TYPE,
+					       JackPortIsOutput, 0);
+		if (!j->out[i])
+			break;
+		j->n_out++;
+	}
+	for (i = 0; i < PORTS_MAX && (cfg->capture || cfg->duplex); i++) {
+		snprintf(name, sizeof(name), "in_%d", i + 1);
+		j->in[i] = jack_port_register(j->client, name, JACK_DEFAULT_AUDIO_TYPE,
+					      JackPortIsInput, 0);
+		if (!j->in[i])
+			break;
+		j->n_in++;
+	}
+	if ((!cfg->capture && !j->n_out) || ((cfg->capture || cfg->duplex) && !j->n_in) ||
+	    jack_set_process_callback(j->client, jk_process, j) ||
+	    jack_set_xrun_callback(j->client, jk_xrun, j) ||
+	    jack_set_buffer_size_callback(j->client, jk_buffer_size, j)) {
+		snprintf(j->error, sizeof(j->error), "JACK server '%.64s': cannot register ports and "
+			 "callbacks", j->server);
+		jk_close(j);
+		return -EIO;
+	}
+	jack_on_info_shutdown(j->client, jk_shutdown, j);
+	find_clock(j);
+	periods = server_periods(j);
+
+	/* the server decides: record what it runs */
+	cfg->rate_hz = j->rate_hz;
+	cfg->period_frames = j->period_frames;
+	cfg->periods = periods > 0 ? periods : 2;
+	cfg->channels = j->n_out ? j->n_out : j->n_in;
+	snprintf(cfg->format, sizeof(cfg->format), "FLOAT");
+	snprintf(cfg->device, sizeof(cfg->device), "%s", j->server);
+	snprintf(j->detail, sizeof(j->detail), "JACK server '%.40s' (libjack %.40s): client %.24s, %s, "
+		 "%lld Hz, %lld frames, %s", j->server, jack_get_version_string(),
+		 jack_get_client_name(j->client),
+		 cfg->duplex ? "duplex" : cfg->capture ? "capture" : "playback",
+		 (long long)j->rate_hz, (long long)j->period_frames,
+		 periods > 0 ? "periods from the latency" : "periods unknown, 2 assumed");
+	return 0;
+}
+
+/* Our ports to the physical ones, as a player would; failures only noted. */
+static void
+connect_ports(struct jk *j)
+{
+	const char **phys;
+	int i, failed = 0;
+
+	phys = jack_get_ports(j->client, NULL, JACK_DEFAULT_AUDIO_TYPE,
+			      JackPortIsPhysical | JackPortIsInput);
+	for (i = 0; i < j->n_out && phys && phys[i]; i++)
+		failed |= jack_connect(j->client, jack_port_name(j->out[i]), phys[i]) != 0;
+	jack_free(phys);
+	phys = jack_get_ports(j->client, NULL, JACK_DEFAULT_AUDIO_TYPE,
+			      JackPortIsPhysical | JackPortIsOutput);
+	for (i = 0; i < j->n_in && phys && phys[i]; i++)
+		failed |= jack_connect(j->client, phys[i], jack_port_name(j->in[i])) != 0;
+	jack_free(phys);
+	if (failed)
+		snprintf(j->error, sizeof(j->error), "some ports could not be connected to the "
+			 "physical ones");
+}
+
+static int
+jk_start_cb(void *priv, const struct al_period_hooks *h, int64_t *start_ns)
+{
+	struct jk *j = priv;
+
+	if (atomic_load(&j->dead))
+		return -ECONNRESET;
+	j->h = h;
+	/* xruns before the measurement are not the measurement's */
+	j->xruns_seen = atomic_load(&j->xruns);
+	*start_ns = al_clock_now_ns();
+	atomic_store_explicit(&j->armed, 1, memory_order_release);
+	if (jack_activate(j->client)) {
+		atomic_store(&j->armed, 0);
+		snprintf(j->error, sizeof(j->error), "JACK server '%.64s': cannot activate the client",
+			 j->server);
+		return -EIO;
+	}
+	connect_ports(j);
+	return 0;
+}
+
+static int
+jk_stop(void *priv)
+{
+	struct jk *j = priv;
+
+	if (j->client && !atomic_load(&j->dead))
+		jack_deactivate(j->client);
+	atomic_store(&j->armed, 0);
+	return 0;
+}
+
+static void
+jk_info(void *priv, struct al_backend_info *out)
+{
+	struct jk *j = priv;
+
+	snprintf(out->detail, sizeof(out->detail), "%.150s%s", j->detail,
+		 atomic_load(&j->period_changed) ? "; the server changed its period during the run"
+						 : "");
+	snprintf(out->clock, sizeof(out->clock), "%s", j->clock);
+	snprintf(out->error, sizeof(out->error), "%s", j->error);
+	if (j->load_n) {
+		out->dsp_load_valid = true;
+		out->dsp_load_mean_pct = j->load_sum / (double)j->load_n;
+		out->dsp_load_max_pct = j->load_max;
+	}
+	out->xrun_stamped = j->xrun_stamped;
+	out->xrun_fallback = j->xrun_fallback;
+	snprintf(out->xrun_reject, sizeof(out->xrun_reject), "%s",
+		 j->xrun_reject ? j->xrun_reject : "");
+}
+
+/* One server: itself, then its ports. 0, or -ENODEV when it does not answer. */
+static int
+list_server(const char *server, al_device_emit_fn emit, void *ud)
+{
+	jack_status_t status = 0;
+	jack_client_t *c;
+	const char **ports;
+	char name[64], desc[128], detail[96];
+	int i;
+
+	snprintf(name, sizeof(name), "audiolat-list-%d", (int)getpid());
+	c = connect_server(name, server, &status);
+	if (!c)
+		return -ENODEV;
+	snprintf(desc, sizeof(desc), "%u Hz, %u frames per period, libjack %s",
+		 jack_get_sample_rate(c), jack_get_buffer_size(c), jack_get_version_string());
+	emit(ud, &(struct al_device){ .kind = "jack-server", .name = server, .description = desc,
+				      .detail = "running" });
+	ports = jack_get_ports(c, NULL, NULL, 0);
+	for (i = 0; ports && ports[i]; i++) {
+		jack_port_t *p = jack_port_by_name(c, ports[i]);
+		int flags = p ? jack_port_flags(p) : 0;
+
+		snprintf(detail, sizeof(detail), "%s%s%s", (flags & JackPortIsOutput) ? "output"
+							   : "input",
+			 (flags & JackPortIsPhysical) ? ",physical" : "",
+			 (flags & JackPortIsTerminal) ? ",terminal" : "");
+		emit(ud, &(struct al_device){ .kind = "jack-port", .name = ports[i],
+					      .description = p ? jack_port_type(p) : "",
+					      .detail = detail });
+	}
+	jack_free(ports);
+	jack_client_close(c);
+	return 0;
+}
+
+/* The servers whose sockets JACK2 left in /dev/shm, for this user; at most max. */
+static int
+find_servers(char names[][128], int max)
+{
+	char suffix[32];
+	struct dirent *de;
+	struct stat stb;
+	char path[512];
+	DIR *d;
+	int n = 0;
+
+	snprintf(suffix, sizeof(suffix), "_%u_0", (unsigned int)getuid());
+	d = opendir(JACK_SERVER_DIR);
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) && n < max) {
+		size_t len = strlen(de->d_name), sl = strlen(suffix);
+
+		if (strncmp(de->d_name, "jack_", 5) || len <= 5 + sl ||
+		    strcmp(de->d_name + len - sl, suffix))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", JACK_SERVER_DIR, de->d_name);
+		if (stat(path, &stb) || !S_ISSOCK(stb.st_mode))
+			continue;
+		if (len - 5 - sl >= sizeof(names[0]))
+			continue;
+		memcpy(names[n], de->d_name + 5, len - 5 - sl);
+		names[n][len - 5 - sl] = '\0';
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+static int
+jk_list(al_device_emit_fn emit, void *ud)
+{
+	char names[32][128];
+	int n, i, k, reached = 0;
+
+	quiet_libjack();
+	/* the default server first (under pw-jack: PipeWire), then every socket found */
+	snprintf(names[0], sizeof(names[0]), "%s", default_server());
+	n = 1 + find_servers(names + 1, 31);
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < i && strcmp(names[k], names[i]); k++)
+			;
+		if (k < i)
+			continue;
+		if (list_server(names[i], emit, ud) == 0)
+			reached++;
+		else if (i > 0)
+			emit(ud, &(struct al_device){ .kind = "jack-server", .name = names[i],
+						      .description = "a JACK2 socket in /dev/shm: a dead server, "
+								     "or one this libjack cannot reach",
+						      .detail = "not answering" });
+	}
+	return reached ? 0 : -ENODEV;
+}
+
+const struct al_backend_ops al_backend_jack = {
+	.name = "jack",
+	.summary = "a client of a running JACK server (or PipeWire's JACK) in its process callback",
+	.priv_size = sizeof(struct jk),
+	.probe = jk_probe,
+	.open = jk_open,
+	.start_cb = jk_start_cb,
+	.stop = jk_stop,
+	.close = jk_close,
+	.info = jk_info,
+	.list = jk_list,
+};

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The results database for the subcommands: --db PATH, the default path, messages. */
+#ifndef AL_CLI_CLI_STORE_H
+#define AL_CLI_CLI_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "store/store.h"
+
+enum cli_store_mode {
+	CLI_STORE_READ,   /* never create; a missing default database is no database */
+	CLI_STORE_WRITE,  /* create it (and the directories of the default path) */
+};
+
+/*
+ * Open the database of --db db_opt (NULL: the default path) for cmd; the
+ * path used goes to path. Returns AL_EXIT_OK with *out set, AL_EXIT_OK
+ * with *out NULL (CLI_STORE_READ and no database at the default path
+ * yet), or AL_EXIT_RUNTIME after one line on stderr
+ * ("audiolat CMD: PATH: what went wrong").
+ */
+int cli_store_open(const char *cmd, const char *db_opt, enum cli_store_mode mode,
+		   struct al_store **out, char *path, size_t path_size);
+
+/*
+ * Save the JSON document a command just wrote (audiolat run; a MIDI
+ * record, an analysis), db_opt as in cli_store_open(): "saved as WHAT N
+ * (PATH)" on stderr unless quiet (what: "run", "record", ...); a failure
+ * is one warning line ("...: the result was not saved") and
+ * AL_EXIT_RUNTIME, else AL_EXIT_OK.
+ */
+int cli_store_save_as(const char *db_opt, const char *text, const char *what, bool quiet);
+
+/* cli_store_save_as(db_opt, text, "run", quiet): after a run. */
+int cli_store_save_result(const char *db_opt, const char *text, bool quiet);
+
+#endif

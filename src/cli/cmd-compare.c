@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* audiolat compare: results side by side, and is the difference real? */
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/units.h"
+#include "report/compare.h"
+#include "report/doc.h"
+#include "cli.h"
+#include "commands.h"
+#include "doc-io.h"
+
+enum {
+	OPT_JSON = 256,
+	OPT_MARKDOWN,
+	OPT_HTML,
+	OPT_DB,
+	OPT_SEED,
+	OPT_RESAMPLES,
+	OPT_FAIL_ON_WORSE,
+};
+
+static const struct option long_opts[] = {
+    {"json", required_argument, NULL, OPT_JSON},
+    {"markdown", no_argument, NULL, OPT_MARKDOWN},
+    {"html", required_argument, NULL, OPT_HTML},
+    {"db", required_argument, NULL, OPT_DB},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"resamples", required_argument, NULL, OPT_RESAMPLES},
+    {"fail-on-worse", no_argument, NULL, OPT_FAIL_ON_WORSE},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+static const char help[] =
+    "usage: audiolat compare BASELINE RESULT... [--json FILE|-] [--markdown]\n"
+    "                        [--html FILE] [--db PATH] [--fail-on-worse]\n"
+    "\n"
+    "Put results side by side (max latency, % of buffer, 1MS and 2MS factors, p99,\n"
+    "p99.9 and xruns, per phase when there are several) and say for each result\n"
+    "against the first one whether its p50, p99 and max wake latency are better,\n"
+    "worse or not significantly different: a 95 % confidence interval for each\n"
+    "difference (docs/compare.md explains the method and its limits).\n"
+    "\n"
+    "  BASELINE, RESULT     an audiolat.run/1 JSON file (- = stdin), or the id of a\n"
+    "                       result in the results database\n"
+    "      --json FILE|-    write the audiolat.compare/1 document (- = stdout, and\n"
+    "                       then no text)\n"
+    "      --markdown       Markdown tables instead of text, for a patch description\n"
+    "      --html FILE      the comparison and the report of every result as HTML\n"
+    "      --db PATH        the results database for ids (default\n"
+    "                       $XDG_DATA_HOME/audiolat/results.db)\n"
+    "      --fail-on-worse  exit 3 when a result is significantly worse\n"
+    "      --seed N         seed of the bootstrap (default 1; same seed, same output)\n"
+    "      --resamples N    bootstrap replicates, 100..1000000 (default 4000)\n"
+    "  -q, --quiet          no text table (with --json FILE or --html FILE)\n"
+    "  -h, --help           this text\n"
+    "\n"
+    "exit status: 0 done, 1 a result could not be read or an output not written,\n"
+    "2 usage error, 3 a result is worse (--fail-on-worse)\n";
+
+/* Is any statistic of any result significantly worse than the baseline? */
+static bool
+any_worse(const json_t *cmp)
+{
+	const json_t *scope, *c, *st;
+	size_t i, j, k;
+
+	json_array_foreach(json_object_get(cmp, "scopes"), i,
+			   scope) json_array_foreach(json_object_get(scope, "comparisons"), j, c)
+	    json_array_foreach(json_object_get(c, "statistics"), k,
+			       st) if (!strcmp(al_doc_str(st, "verdict", ""), "worse")) return true;
+	return false;
+}
+
+int
+cmd_compare(int argc, char **argv)
+{
+	struct al_compare_opts co = AL_COMPARE_OPTS_DEFAULT;
+	const char *json_path = NULL, *html_path = NULL, *db = NULL;
+	bool markdown = false, quiet = false, fail_on_worse = false;
+	struct al_compare_input *in = NULL;
+	struct al_html_input *hin = NULL;
+	char(*sources)[512] = NULL;
+	json_t **docs = NULL, *cmp = NULL;
+	int opt, n, i, rc = AL_EXIT_OK, wrc;
+	long v;
+
+	optind = 0;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":qh", long_opts, NULL)) != -1) {
+		switch (opt) {
+		case OPT_JSON:
+			json_path = optarg;
+			break;
+		case OPT_MARKDOWN:
+			markdown = true;
+			break;
+		case OPT_HTML:
+			html_path = optarg;
+			break;
+		case OPT_DB:
+			db = optarg;
+			break;
+		case OPT_SEED:
+			if (cli_opt_long("--seed", optarg, 0, 2147483647, &v))
+				return AL_EXIT_USAGE;
+			co.seed = (uint64_t)v;
+			break;
+		case OPT_RESAMPLES:
+			if (cli_opt_long("--resamples", optarg, 100, 1000000, &v))
+				return AL_EXIT_USAGE;
+			co.resamples = (int)v;
+			break;
+		case OPT_FAIL_ON_WORSE:
+			fail_on_worse = true;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			fputs(help, stdout);
+			return AL_EXIT_OK;
+		case ':':
+			return cli_usage_error("compare", "option %s: needs a value",
+					       argv[optind - 1]);
+		default:
+			return cli_usage_error("compare", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	n = argc - optind;
+	if (n < 2)
+		return cli_usage_error("compare",
+				       "needs two results or more (the first is the "
+				       "baseline), got %d",
+				       n);
+	if ((json_path && !json_path[0]) || (html_path && !html_path[0]))
+		return cli_usage_error("compare", "%s: '' is not a file name",
+				       json_path && !json_path[0] ? "--json" : "--html");
+	if (json_path && html_path && !strcmp(json_path, "-") && !strcmp(html_path, "-"))
+		return cli_usage_error("compare",
+				       "--json - and --html -: only one can go to stdout");
+	docs = calloc((size_t)n, sizeof(*docs));
+	in = calloc((size_t)n, sizeof(*in));
+	hin = calloc((size_t)n, sizeof(*hin));
+	sources = calloc((size_t)n, sizeof(*sources));
+	if (!docs || !in || !hin || !sources) {
+		rc = cli_cmd_error(AL_EXIT_RUNTIME, "compare", "out of memory");
+		goto out;
+	}
+	for (i = 0; i < n && !rc; i++) {
+		rc = cli_doc_load("compare", argv[optind + i], db, &docs[i], sources[i],
+				  sizeof(sources[i]));
+		in[i] = (struct al_compare_input){docs[i], sources[i]};
+		hin[i] = (struct al_html_input){docs[i], sources[i]};
+	}
+	for (i = 0; i < n && !rc; i++) {
+		char name[256], schema[64];
+
+		if (al_doc_is_run(docs[i]))
+			continue;
+		cli_printable(sources[i], name, sizeof(name));
+		cli_printable(al_doc_str(docs[i], "schema", "?"), schema, sizeof(schema));
+		rc = cli_cmd_error(AL_EXIT_RUNTIME, "compare",
+				   "%s: schema %s: compare takes audiolat.run/1 results", name,
+				   schema);
+	}
+	if (rc)
+		goto out;
+	wrc = al_compare(in, (size_t)n, &co, &cmp);
+	if (wrc) {
+		rc = cli_cmd_error(AL_EXIT_RUNTIME, "compare", "%s", strerror(-wrc));
+		goto out;
+	}
+	if (!quiet && !(json_path && !strcmp(json_path, "-")) &&
+	    !(html_path && !strcmp(html_path, "-"))) {
+		if (markdown)
+			al_compare_markdown(cmp, stdout);
+		else
+			al_compare_text(cmp, stdout);
+		fflush(stdout);
+	}
+	if (json_path) {
+		wrc = cli_write_json(json_path, cmp);
+		if (wrc)
+			rc = cli_cmd_error(AL_EXIT_RUNTIME, "compare", "--json %s: %s", json_path,
+					   strerror(-wrc));
+	}
+	if (html_path && !rc)
+		rc = cli_write_html("compare", "--html", html_path, hin, (size_t)n, cmp,
+				    "audiolat comparison");
+	if (!rc && fail_on_worse && any_worse(cmp))
+		rc = cli_cmd_error(
+		    AL_EXIT_THRESHOLD, "compare",
+		    "a result is significantly worse than the baseline (--fail-on-worse)");
+out:
+	json_decref(cmp);
+	for (i = 0; docs && i < n; i++)
+		json_decref(docs[i]);
+	free(docs);
+	free(in);
+	free(hin);
+	free(sources);
+	return rc;
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* audiolat export ID: the saved JSON document, byte for byte. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/store.h"
+#include "cli.h"
+#include "cli-store.h"
+#include "commands.h"
+
+static const char help[] =
+	"usage: audiolat export [options] ID\n"
+	"\n"
+	"Write the JSON document saved under ID (audiolat history lists them) exactly as\n"
+	"it was saved: for a run, the same bytes audiolat run --json wrote.\n"
+	"\n"
+	"  -o, --output FILE|-    write it to FILE (default -, standard output)\n"
+	"      --db PATH          the database (default $XDG_DATA_HOME/audiolat/results.db)\n"
+	"  -h, --help             this text\n"
+	"\n"
+	"exit status: 0 done, 1 runtime error (no such id, a database error, the file\n"
+	"cannot be written), 2 usage error\n";
+
+enum { OPT_DB = 256 };
+
+static const struct option long_opts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int
+cmd_export(int argc, char **argv)
+{
+	const char *db_opt = NULL, *out_path = "-";
+	struct al_store *db = NULL;
+	char path[PATH_MAX], *text = NULL;
+	int64_t id;
+	int opt, rc, ret;
+
+	optind = 0;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":o:h", long_opts, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			if (!optarg[0])
+				return cli_usage_error("export", "-o/--output: '' is not a path");
+			out_path = optarg;
+			break;
+		case OPT_DB:
+			if (!optarg[0])
+				return cli_usage_error("export", "--db: '' is not a path");
+			db_opt = optarg;
+			break;
+		case 'h':
+			fputs(help, stdout);
+			return AL_EXIT_OK;
+		case ':':
+			return cli_usage_error("export", "option %s: needs a value",
+					       argv[optind - 1]);
+		default:
+			return cli_usage_error("export", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return cli_usage_error("export", "which result? (an ID from audiolat history)");
+	if (optind + 1 < argc)
+		return cli_usage_error("export", "unexpected argument '%s'", argv[optind + 1]);
+	if (al_store_parse_id(argv[optind], &id))
+		return cli_usage_error("export", "'%s' is not a result id (a number from "
+						 "audiolat history)", argv[optind]);
+
+	ret = cli_store_open("export", db_opt, CLI_STORE_READ, &db, path, sizeof(path));
+	if (ret)
+		return ret;
+	if (!db)
+		return cli_cmd_error(AL_EXIT_RUNTIME, "export", "no result with id %lld (no "
+								"database at %s yet)", (long long)id, path);
+	rc = al_store_get(db, id, &text, NULL);
+	if (rc) {
+		ret = cli_cmd_error(AL_EXIT_RUNTIME, "export", "%s: %s", path, al_store_error(db));
+		goto out;
+	}
+	/* saved documents are checked JSON: no NUL byte inside */
+	rc = cli_write_text_file(out_path, text);
+	if (rc) {
+		ret = cli_cmd_error(AL_EXIT_RUNTIME, "export", "%s: %s",
+				    strcmp(out_path, "-") ? out_path : "standard output",
+				    strerror(-rc));
+		goto out;
+	}
+	ret = AL_EXIT_OK;
+out:
+	free(text);
+	al_store_close(db);
+	return ret;
+}

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* audiolat report: one self-contained HTML page from result documents. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/html.h"
+#include "cli.h"
+#include "commands.h"
+#include "doc-io.h"
+
+enum {
+	OPT_TITLE = 256,
+	OPT_DB,
+};
+
+static const struct option long_opts[] = {
+    {"output", required_argument, NULL, 'o'},
+    {"title", required_argument, NULL, OPT_TITLE},
+    {"db", required_argument, NULL, OPT_DB},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+static const char help[] =
+    "usage: audiolat report RESULT... -o FILE [--title TEXT] [--db PATH]\n"
+    "\n"
+    "Write one self-contained HTML page (inline SVG plots, no script, nothing\n"
+    "fetched from the network) showing each result: latency over time with the\n"
+    "load phases, the period and buffer deadlines and the xruns; a log-scale\n"
+    "histogram; the percentiles as a CCDF; the phases; the configuration, the\n"
+    "system and its checks. With several results, an overview compares them.\n"
+    "\n"
+    "  RESULT               an audiolat.run/1 JSON file (- = stdin), or the id of a\n"
+    "                       result in the results database\n"
+    "  -o, --output FILE    the HTML file to write (- = stdout)\n"
+    "      --title TEXT     the page title (default \"audiolat report\")\n"
+    "      --db PATH        the results database for ids (default\n"
+    "                       $XDG_DATA_HOME/audiolat/results.db)\n"
+    "  -h, --help           this text\n"
+    "\n"
+    "exit status: 0 done, 1 a result could not be read or the page not written,\n"
+    "2 usage error\n";
+
+int
+cmd_report(int argc, char **argv)
+{
+	const char *out = NULL, *title = NULL, *db = NULL;
+	struct al_html_input *in = NULL;
+	char(*sources)[512] = NULL;
+	json_t **docs = NULL;
+	int opt, n, i, rc = AL_EXIT_OK;
+
+	optind = 0;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":o:h", long_opts, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			out = optarg;
+			break;
+		case OPT_TITLE:
+			title = optarg;
+			break;
+		case OPT_DB:
+			db = optarg;
+			break;
+		case 'h':
+			fputs(help, stdout);
+			return AL_EXIT_OK;
+		case ':':
+			return cli_usage_error("report", "option %s: needs a value",
+					       argv[optind - 1]);
+		default:
+			return cli_usage_error("report", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	n = argc - optind;
+	if (n < 1)
+		return cli_usage_error("report",
+				       "no result to report (RESULT.json or a database id)");
+	if (!out)
+		return cli_usage_error("report", "-o/--output: where to write the HTML is needed");
+	if (!out[0])
+		return cli_usage_error("report", "-o/--output: '' is not a file name");
+	docs = calloc((size_t)n, sizeof(*docs));
+	in = calloc((size_t)n, sizeof(*in));
+	sources = calloc((size_t)n, sizeof(*sources));
+	if (!docs || !in || !sources) {
+		rc = cli_cmd_error(AL_EXIT_RUNTIME, "report", "out of memory");
+		goto out;
+	}
+	for (i = 0; i < n && !rc; i++) {
+		rc = cli_doc_load("report", argv[optind + i], db, &docs[i], sources[i],
+				  sizeof(sources[i]));
+		in[i] = (struct al_html_input){docs[i], sources[i]};
+	}
+	if (!rc)
+		rc = cli_write_html("report", "-o", out, in, (size_t)n, NULL, title);
+out:
+	for (i = 0; docs && i < n; i++)
+		json_decref(docs[i]);
+	free(docs);
+	free(in);
+	free(sources);
+	return rc;
+}

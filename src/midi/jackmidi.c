@@ -1,0 +1,639 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * JACK MIDI ports. Everything the process callback touches is allocated
+ * and touched before jack_activate(); the callback only reads JACK's
+ * buffers and timer, the clock, does arithmetic and pushes to / pops from
+ * the lock-free rings.
+ *
+ * Times: an event at frame offset o of the cycle starting at frame f0 is
+ * at jack_frames_to_time(f0 + o) microseconds on JACK's clock. That is
+ * the "system" clock source of jack2 on Linux: CLOCK_MONOTONIC in some
+ * releases, CLOCK_MONOTONIC_RAW in others (Debian 12's 1.9.21, checked:
+ * jack_get_time() sits 98 ms off CLOCK_MONOTONIC on a VM up a while, and
+ * within a microsecond of CLOCK_MONOTONIC_RAW). open identifies it against
+ * both; RAW times are mapped onto CLOCK_MONOTONIC with the offset between
+ * the two read again at the start of every cycle (NTP slews MONOTONIC, so
+ * the offset drifts by up to a few hundred ppm).
+ *
+ * Sending: the sender thread stamps each message with CLOCK_MONOTONIC when
+ * it wakes; the callback places it one period later at the same position
+ * in the period (jack_time_to_frames(t) + nframes), so relative timing is
+ * kept to a frame while a message stamped during cycle k goes out in
+ * cycle k + 1. Messages found later than that go at offset 0 ("late").
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jack/jack.h>
+#include <jack/midiport.h>
+
+#include "core/clock.h"
+#include "core/rt.h"
+
+#define AL_MIDI_PORT_PRIVATE_ALLOW
+#include "port-private.h"
+
+enum jclock { JCLOCK_MONO, JCLOCK_RAW, JCLOCK_OTHER };
+
+struct jport {
+	struct al_midi_port *p;
+	jack_client_t *client;
+	jack_port_t *in, *out;
+	struct al_midi_ring tx;      /* send: sender thread -> callback */
+	int mode;
+	jack_nframes_t nframes;
+	int64_t rate_hz;
+	int clock_kind;              /* enum jclock */
+	int64_t offset_ns;           /* JACK clock - CLOCK_MONOTONIC; process thread's once active */
+	atomic_bool armed;           /* connected: the callback may act */
+
+	_Atomic uint64_t cycles;
+	_Atomic uint64_t irregular;  /* cycles whose first frame did not follow the last by a period */
+	_Atomic uint64_t xruns;
+	_Atomic uint64_t late;
+	_Atomic uint64_t dropped;
+	_Atomic uint64_t unexpected;
+	_Atomic uint64_t sent;
+	atomic_bool gone;            /* the server shut us down */
+	char gone_reason[160];
+
+	/* loop: the process thread's own */
+	int64_t cycle_wake_ns;       /* when this cycle's callback started */
+	bool in_flight;
+	uint32_t seq;
+	jack_nframes_t sent_frame;
+	int64_t sent_wake_ns;        /* wake_ns of the cycle that sent the probe */
+	int32_t sent_off;
+	uint8_t expect[3];
+	bool have_next;
+	jack_nframes_t next_frame;
+	int32_t timeout_frames;
+	int32_t gap_frames;
+	uint64_t rng;
+
+	/* this cycle's timer snapshot (process thread) */
+	jack_nframes_t cyc_f0;
+	int64_t cyc_ns;              /* time of cyc_f0 on CLOCK_MONOTONIC */
+	int64_t cyc_len_ns;          /* the DLL's period */
+	int64_t cyc_frames;
+
+	struct al_hist wake_ns;      /* callback start - cycle start */
+};
+
+static inline int64_t
+jack_us_to_mono_ns(const struct jport *j, jack_time_t us)
+{
+	return (int64_t)us * 1000 - j->offset_ns;
+}
+
+static inline int64_t
+clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (int64_t)ts.tv_sec * AL_NS_PER_SEC + ts.tv_nsec;
+}
+
+/* CLOCK_MONOTONIC_RAW - CLOCK_MONOTONIC now, to a few tens of ns (vDSO reads). */
+static inline int64_t
+raw_offset_ns(void)
+{
+	int64_t m1 = clock_ns(CLOCK_MONOTONIC), r = clock_ns(CLOCK_MONOTONIC_RAW);
+	int64_t m2 = clock_ns(CLOCK_MONOTONIC);
+
+	return r - (m1 + (m2 - m1) / 2);
+}
+
+/*
+ * Common start of every cycle: one snapshot of JACK's timer (the cycle's
+ * first frame, its time and the next cycle's, from the DLL), used for
+ * every frame <-> time conversion of the cycle. That is what
+ * jack_frames_to_time() and jack_time_to_frames() compute, but from one
+ * reading: a client late in its cycle can otherwise see the server move
+ * the timer on between two calls (found with a non-real-time jackd under
+ * hackbench: probes "echoed" before they were sent). Also the wake-up
+ * lateness of the callback on CLOCK_MONOTONIC.
+ */
+static inline jack_nframes_t
+cycle_begin(struct jport *j, jack_nframes_t n)
+{
+	jack_nframes_t f0;
+	jack_time_t cur_us, next_us;
+	float period_us;
+	int64_t now_ns = al_clock_now_ns();
+
+	atomic_fetch_add_explicit(&j->cycles, 1, memory_order_relaxed);
+	j->cycle_wake_ns = now_ns;
+	if (j->clock_kind == JCLOCK_RAW)
+		j->offset_ns = raw_offset_ns();
+	if (jack_get_cycle_times(j->client, &f0, &cur_us, &next_us, &period_us) ||
+	    next_us <= cur_us) {
+		f0 = jack_last_frame_time(j->client);
+		cur_us = jack_frames_to_time(j->client, f0);
+		next_us = cur_us + (jack_time_t)((int64_t)n * 1000000 / j->rate_hz);
+	}
+	/* the frame counter should advance by exactly one period a cycle */
+	if (j->cyc_frames && (int32_t)(f0 - j->cyc_f0) != (int32_t)n)
+		atomic_fetch_add_explicit(&j->irregular, 1, memory_order_relaxed);
+	j->cyc_f0 = f0;
+	j->cyc_ns = jack_us_to_mono_ns(j, cur_us);
+	j->cyc_len_ns = (int64_t)(next_us - cur_us) * 1000;
+	j->cyc_frames = n;
+	al_hist_add(&j->wake_ns, now_ns - j->cyc_ns);
+	return f0;
+}
+
+/* CLOCK_MONOTONIC time of a frame, by this cycle's snapshot (frame may be earlier). */
+static inline int64_t
+frame_ns(const struct jport *j, jack_nframes_t frame)
+{
+	return j->cyc_ns + (int64_t)(int32_t)(frame - j->cyc_f0) * j->cyc_len_ns / j->cyc_frames;
+}
+
+/* The frame at a CLOCK_MONOTONIC time, by this cycle's snapshot (rounded down). */
+static inline jack_nframes_t
+ns_frame(const struct jport *j, int64_t t_ns)
+{
+	int64_t d = (t_ns - j->cyc_ns) * j->cyc_frames;
+
+	d = d >= 0 ? d / j->cyc_len_ns : -((-d + j->cyc_len_ns - 1) / j->cyc_len_ns);
+	return j->cyc_f0 + (jack_nframes_t)(int32_t)d;
+}
+
+static int
+process_record(jack_nframes_t n, void *arg)
+{
+	struct jport *j = arg;
+	jack_midi_event_t ev;
+	struct al_midi_msg m;
+	jack_nframes_t f0 = cycle_begin(j, n);
+	void *in = jack_port_get_buffer(j->in, n);
+	uint32_t i, count;
+
+	if (!atomic_load_explicit(&j->armed, memory_order_acquire))
+		return 0;
+	count = jack_midi_get_event_count(in);
+	for (i = 0; i < count; i++) {
+		if (jack_midi_event_get(&ev, in, i))
+			continue;
+		memset(&m, 0, sizeof(m));
+		m.t_ns = frame_ns(j, f0 + ev.time);
+		if (!ev.size)
+			continue;
+		if (ev.buffer[0] == 0xF0) {
+			m.flags = AL_MIDI_MSG_SYSEX;
+			m.len = 1;
+			m.data[0] = 0xF0;
+		} else {
+			m.len = (uint8_t)(ev.size > 3 ? 3 : ev.size);
+			memcpy(m.data, ev.buffer, m.len);
+			if (ev.buffer[0] >= 0xF8)
+				m.flags = AL_MIDI_MSG_REALTIME;
+		}
+		al_midi_ring_push(&j->p->rx, &m);
+	}
+	return 0;
+}
+
+static int
+process_send(jack_nframes_t n, void *arg)
+{
+	struct jport *j = arg;
+	const struct al_midi_msg *m;
+	jack_nframes_t f0 = cycle_begin(j, n), frame;
+	void *out = jack_port_get_buffer(j->out, n);
+	int32_t off, last = 0;
+
+	jack_midi_clear_buffer(out);
+	while ((m = al_midi_ring_peek(&j->tx))) {
+		frame = ns_frame(j, m->t_ns) + n;
+		off = (int32_t)(frame - f0);
+		if (off >= (int32_t)n)
+			break; /* stamped during this cycle: it goes in the next */
+		if (off < 0) {
+			off = 0;
+			atomic_fetch_add_explicit(&j->late, 1, memory_order_relaxed);
+		}
+		if (off < last)
+			off = last; /* events must not go back in time */
+		if (jack_midi_event_write(out, (jack_nframes_t)off, m->data, m->len))
+			atomic_fetch_add_explicit(&j->dropped, 1, memory_order_relaxed);
+		else
+			atomic_fetch_add_explicit(&j->sent, 1, memory_order_relaxed);
+		last = off;
+		al_midi_ring_pop(&j->tx);
+	}
+	return 0;
+}
+
+static int
+process_thru(jack_nframes_t n, void *arg)
+{
+	struct jport *j = arg;
+	jack_midi_event_t ev;
+	void *in, *out;
+	uint32_t i, count;
+
+	cycle_begin(j, n);
+	in = jack_port_get_buffer(j->in, n);
+	out = jack_port_get_buffer(j->out, n);
+	jack_midi_clear_buffer(out);
+	count = jack_midi_get_event_count(in);
+	for (i = 0; i < count; i++) {
+		if (jack_midi_event_get(&ev, in, i))
+			continue;
+		if (jack_midi_event_write(out, ev.time, ev.buffer, ev.size))
+			atomic_fetch_add_explicit(&j->dropped, 1, memory_order_relaxed);
+		else
+			atomic_fetch_add_explicit(&j->sent, 1, memory_order_relaxed);
+	}
+	return 0;
+}
+
+static inline uint64_t
+xorshift(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545f4914f6cdd1dULL;
+}
+
+static int
+process_loop(jack_nframes_t n, void *arg)
+{
+	struct jport *j = arg;
+	jack_nframes_t f0 = cycle_begin(j, n), frame;
+	void *in = jack_port_get_buffer(j->in, n);
+	void *out = jack_port_get_buffer(j->out, n);
+	struct al_midi_msg res;
+	jack_midi_event_t ev;
+	uint32_t i, count;
+	int32_t off;
+
+	jack_midi_clear_buffer(out);
+	if (!atomic_load_explicit(&j->armed, memory_order_acquire))
+		return 0;
+	count = jack_midi_get_event_count(in);
+	for (i = 0; i < count; i++) {
+		if (jack_midi_event_get(&ev, in, i))
+			continue;
+		if (!j->in_flight || ev.size != 3 || memcmp(ev.buffer, j->expect, 3)) {
+			atomic_fetch_add_explicit(&j->unexpected, 1, memory_order_relaxed);
+			continue;
+		}
+		frame = f0 + ev.time;
+		memset(&res, 0, sizeof(res));
+		res.seq = j->seq - 1;
+		res.len = 3;
+		memcpy(res.data, j->expect, 3);
+		/*
+		 * Both frames mapped with this cycle's snapshot (as
+		 * jack_midi_latency_test maps both with the DLL of the
+		 * receiving cycle): the round trip is frames x the DLL's
+		 * period, never negative, whatever happened in between.
+		 */
+		res.ref_ns = frame_ns(j, j->sent_frame);
+		res.t_ns = frame_ns(j, frame);
+		res.frames = (int32_t)(frame - j->sent_frame);
+		/* the wall clock: callback to callback, plus the places in the periods */
+		res.wall_ns = j->cycle_wake_ns - j->sent_wake_ns +
+			      ((int64_t)ev.time - j->sent_off) * AL_NS_PER_SEC / j->rate_hz;
+		al_midi_ring_push(&j->p->rx, &res);
+		j->in_flight = false;
+		j->have_next = true;
+		j->next_frame = frame + (jack_nframes_t)j->gap_frames;
+	}
+	if (j->in_flight && (int32_t)(f0 + n - j->sent_frame) > j->timeout_frames) {
+		memset(&res, 0, sizeof(res));
+		res.seq = j->seq - 1;
+		res.len = 3;
+		memcpy(res.data, j->expect, 3);
+		res.ref_ns = frame_ns(j, j->sent_frame);
+		res.flags = AL_MIDI_MSG_LOST;
+		al_midi_ring_push(&j->p->rx, &res);
+		j->in_flight = false;
+		j->have_next = false; /* at once, at a random place */
+	}
+	if (j->in_flight)
+		return 0;
+	if (j->have_next && j->gap_frames) {
+		off = (int32_t)(j->next_frame - f0);
+		if (off >= (int32_t)n)
+			return 0;
+		if (off < 0)
+			off = 0;
+	} else {
+		/* like jack_midi_latency_test: anywhere in the period */
+		off = (int32_t)(xorshift(&j->rng) % n);
+	}
+	al__midi_probe(j->seq, j->expect);
+	if (jack_midi_event_write(out, (jack_nframes_t)off, j->expect, 3)) {
+		atomic_fetch_add_explicit(&j->dropped, 1, memory_order_relaxed);
+		return 0;
+	}
+	j->seq++;
+	j->sent_frame = f0 + (jack_nframes_t)off;
+	j->sent_wake_ns = j->cycle_wake_ns;
+	j->sent_off = off;
+	j->in_flight = true;
+	atomic_fetch_add_explicit(&j->sent, 1, memory_order_relaxed);
+	return 0;
+}
+
+static int
+on_xrun(void *arg)
+{
+	struct jport *j = arg;
+
+	atomic_fetch_add(&j->xruns, 1);
+	return 0;
+}
+
+static void
+on_shutdown(jack_status_t code, const char *reason, void *arg)
+{
+	struct jport *j = arg;
+
+	snprintf(j->gone_reason, sizeof(j->gone_reason), "%s (status 0x%x)",
+		 reason ? reason : "the JACK server went away", (unsigned)code);
+	atomic_store(&j->gone, true);
+}
+
+/* How far jack_get_time() (truncated to a microsecond) lies outside a clock bracket. */
+static int64_t
+outside(int64_t jt_ns, int64_t a_ns, int64_t b_ns)
+{
+	return jt_ns < a_ns - 1000 ? jt_ns - a_ns : jt_ns > b_ns ? jt_ns - b_ns : 0;
+}
+
+/*
+ * Which clock is JACK's? jack2 reads CLOCK_MONOTONIC in some releases and
+ * CLOCK_MONOTONIC_RAW in others (Debian 12's 1.9.21: RAW), or a cycle
+ * counter or HPET when the server was told so. Compare jack_get_time()
+ * with both, bracketed, best of a few tries. RAW is mapped onto
+ * CLOCK_MONOTONIC with an offset measured again every cycle (the two drift
+ * apart while NTP slews); another clock with the offset measured here.
+ */
+static void
+check_clock(struct jport *j, struct al_midi_port_info *info)
+{
+	int64_t best_ns = INT64_MAX, off_mono = 0, off_raw = 0, a, b, ra, rb, jt;
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		a = clock_ns(CLOCK_MONOTONIC);
+		ra = clock_ns(CLOCK_MONOTONIC_RAW);
+		jt = (int64_t)jack_get_time() * 1000;
+		rb = clock_ns(CLOCK_MONOTONIC_RAW);
+		b = clock_ns(CLOCK_MONOTONIC);
+		if (b - a < best_ns) {
+			best_ns = b - a;
+			off_mono = outside(jt, a, b);
+			off_raw = outside(jt, ra, rb);
+		}
+	}
+	if (!off_mono) {
+		j->clock_kind = JCLOCK_MONO;
+		j->offset_ns = 0;
+		snprintf(info->jack_clock, sizeof(info->jack_clock), "CLOCK_MONOTONIC");
+	} else if (!off_raw) {
+		j->clock_kind = JCLOCK_RAW;
+		j->offset_ns = raw_offset_ns();
+		snprintf(info->jack_clock, sizeof(info->jack_clock), "CLOCK_MONOTONIC_RAW");
+	} else {
+		j->clock_kind = JCLOCK_OTHER;
+		j->offset_ns = off_mono;
+		snprintf(info->jack_clock, sizeof(info->jack_clock), "other");
+	}
+	info->clock_monotonic = j->clock_kind == JCLOCK_MONO;
+	info->clock_offset_ns = j->offset_ns;
+}
+
+static int
+find_port(struct jport *j, const char *name, unsigned long want_flags, char *err, size_t size)
+{
+	jack_port_t *other = jack_port_by_name(j->client, name);
+
+	if (!other)
+		return al__midi_err(err, size, -EINVAL, "jack: no port '%s' (jack_lsp lists them)",
+				    name);
+	if (strcmp(jack_port_type(other), JACK_DEFAULT_MIDI_TYPE))
+		return al__midi_err(err, size, -EINVAL, "jack: '%s' is not a MIDI port (%s)", name,
+				    jack_port_type(other));
+	if (!(jack_port_flags(other) & want_flags))
+		return al__midi_err(err, size, -EINVAL, "jack: '%s' is not an %s port", name,
+				    want_flags == JackPortIsInput ? "input" : "output");
+	return 0;
+}
+
+static void
+jack_stop(struct al_midi_port *p)
+{
+	struct jport *j = p->priv;
+
+	if (j && j->client && atomic_load(&j->armed)) {
+		atomic_store(&j->armed, false);
+		jack_deactivate(j->client);
+	}
+}
+
+static void
+jack_close(struct al_midi_port *p)
+{
+	struct jport *j = p->priv;
+
+	if (!j)
+		return;
+	if (j->client) {
+		jack_deactivate(j->client);
+		jack_client_close(j->client);
+	}
+	al_midi_ring_free(&j->tx);
+	free(j);
+	p->priv = NULL;
+}
+
+static void
+silent(const char *msg)
+{
+	(void)msg;
+}
+
+static int
+jack_open(struct al_midi_port *p, struct al_midi_port_info *info, char *err, size_t err_size)
+{
+	const struct al_midi_port_cfg *cfg = &p->cfg;
+	JackProcessCallback fn;
+	jack_options_t opts = JackNoStartServer;
+	jack_status_t status = 0;
+	struct jport *j;
+	int rc;
+
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		return al__midi_err(err, err_size, -ENOMEM, "out of memory");
+	p->priv = j;
+	j->p = p;
+	j->mode = cfg->mode;
+	j->rng = 0x9E3779B97F4A7C15ULL ^ (uint64_t)al_clock_now_ns();
+	if (!j->rng)
+		j->rng = 1;
+	al_hist_init(&j->wake_ns);
+	atomic_init(&j->armed, false);
+	atomic_init(&j->gone, false);
+	atomic_init(&j->irregular, 0);
+	rc = al_midi_ring_init(&j->tx, cfg->mode == AL_MIDI_MODE_SEND ? cfg->ring_msgs : 16);
+	if (rc) {
+		jack_close(p);
+		return al__midi_err(err, err_size, rc, "out of memory for the message ring");
+	}
+	al_rt_prefault(j->tx.buf, (j->tx.mask + 1) * sizeof(*j->tx.buf));
+	al_rt_prefault(&j->wake_ns, sizeof(j->wake_ns));
+
+	jack_set_error_function(silent);
+	jack_set_info_function(silent);
+	if (cfg->server)
+		opts |= JackServerName;
+	j->client = jack_client_open(cfg->client_name, opts, &status, cfg->server);
+	if (!j->client) {
+		jack_close(p);
+		if (status & JackServerFailed) {
+			const char *name = cfg->server ? cfg->server : getenv("JACK_DEFAULT_SERVER");
+
+			return al__midi_err(err, err_size, -ENOENT,
+					    "jack: no JACK server '%s' running (start jackd, or give --server NAME)",
+					    name && *name ? name : "default");
+		}
+		return al__midi_err(err, err_size, -EIO, "jack: cannot open a client (status 0x%x)",
+				    (unsigned)status);
+	}
+	j->nframes = jack_get_buffer_size(j->client);
+	j->rate_hz = jack_get_sample_rate(j->client);
+	info->rate_hz = jack_get_sample_rate(j->client);
+	info->period_frames = j->nframes;
+	info->server_realtime = jack_is_realtime(j->client);
+	check_clock(j, info);
+	snprintf(info->timestamp_source, sizeof(info->timestamp_source), "jack-frame-time");
+	if (j->clock_kind == JCLOCK_OTHER)
+		snprintf(info->timestamp_note, sizeof(info->timestamp_note),
+			 "JACK's clock is neither CLOCK_MONOTONIC nor CLOCK_MONOTONIC_RAW (offset %lld ns "
+			 "at the start): times mapped with that offset", (long long)info->clock_offset_ns);
+	j->timeout_frames = (int32_t)((cfg->loop_timeout_ns / 1000) * info->rate_hz / 1000000);
+	j->gap_frames = (int32_t)((cfg->loop_gap_ns / 1000) * info->rate_hz / 1000000);
+	if (j->timeout_frames < (int32_t)j->nframes * 2)
+		j->timeout_frames = (int32_t)j->nframes * 2;
+
+	if (cfg->mode != AL_MIDI_MODE_SEND) {
+		j->in = jack_port_register(j->client, "in", JACK_DEFAULT_MIDI_TYPE, JackPortIsInput, 0);
+		if (!j->in)
+			goto no_port;
+		snprintf(info->in_name, sizeof(info->in_name), "%s", jack_port_name(j->in));
+	}
+	if (cfg->mode != AL_MIDI_MODE_RECORD) {
+		j->out = jack_port_register(j->client, "out", JACK_DEFAULT_MIDI_TYPE, JackPortIsOutput,
+					    0);
+		if (!j->out)
+			goto no_port;
+		snprintf(info->out_name, sizeof(info->out_name), "%s", jack_port_name(j->out));
+	}
+	if (cfg->out && (rc = find_port(j, cfg->out, JackPortIsInput, err, err_size)))
+		goto fail;
+	if (cfg->in && (rc = find_port(j, cfg->in, JackPortIsOutput, err, err_size)))
+		goto fail;
+
+	switch (cfg->mode) {
+	case AL_MIDI_MODE_SEND:
+		fn = process_send;
+		break;
+	case AL_MIDI_MODE_RECORD:
+		fn = process_record;
+		break;
+	case AL_MIDI_MODE_LOOP:
+		fn = process_loop;
+		break;
+	default:
+		fn = process_thru;
+		break;
+	}
+	jack_set_process_callback(j->client, fn, j);
+	jack_set_xrun_callback(j->client, on_xrun, j);
+	jack_on_info_shutdown(j->client, on_shutdown, j);
+	if (jack_activate(j->client)) {
+		rc = al__midi_err(err, err_size, -EIO, "jack: cannot activate the client");
+		goto fail;
+	}
+	if (cfg->out) {
+		rc = jack_connect(j->client, jack_port_name(j->out), cfg->out);
+		if (rc && rc != EEXIST) {
+			rc = al__midi_err(err, err_size, -EIO, "jack: cannot connect %s to %s",
+					  jack_port_name(j->out), cfg->out);
+			goto fail;
+		}
+	}
+	if (cfg->in) {
+		rc = jack_connect(j->client, cfg->in, jack_port_name(j->in));
+		if (rc && rc != EEXIST) {
+			rc = al__midi_err(err, err_size, -EIO, "jack: cannot connect %s to %s", cfg->in,
+					  jack_port_name(j->in));
+			goto fail;
+		}
+	}
+	atomic_store_explicit(&j->armed, true, memory_order_release);
+	return 0;
+
+no_port:
+	rc = al__midi_err(err, err_size, -EIO, "jack: cannot register a MIDI port");
+fail:
+	jack_close(p);
+	return rc;
+}
+
+static int
+jack_send(struct al_midi_port *p, struct al_midi_msg *m)
+{
+	struct jport *j = p->priv;
+
+	m->t_ns = al_clock_now_ns();
+	if (!al_midi_ring_push(&j->tx, m))
+		return -ENOBUFS;
+	return 0;
+}
+
+static void
+jack_counters(struct al_midi_port *p, struct al_midi_port_counters *c)
+{
+	struct jport *j = p->priv;
+
+	c->cycles = atomic_load(&j->cycles);
+	c->irregular = atomic_load(&j->irregular);
+	c->xruns = atomic_load(&j->xruns);
+	c->late = atomic_load(&j->late);
+	c->dropped = atomic_load(&j->dropped) + atomic_load(&j->tx.dropped);
+	c->unexpected = atomic_load(&j->unexpected);
+	c->sent = atomic_load(&j->sent);
+	c->wake_ns = &j->wake_ns;
+}
+
+static int
+jack_status(struct al_midi_port *p, char *err, size_t err_size)
+{
+	struct jport *j = p->priv;
+
+	if (atomic_load(&j->gone))
+		return al__midi_err(err, err_size, -EPIPE, "jack: the server shut the client down: %s",
+				    j->gone_reason);
+	return 0;
+}
+
+const struct port_impl al__midi_jack_impl = {
+	.open = jack_open,
+	.send = jack_send,
+	.recv = NULL,
+	.counters = jack_counters,
+	.status = jack_status,
+	.stop = jack_stop,
+	.close = jack_close,
+};

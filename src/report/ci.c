@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ci.h"
+
+static uint64_t
+splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+void
+al_rng_seed(struct al_rng *r, uint64_t seed)
+{
+	for (int i = 0; i < 4; i++)
+		r->s[i] = splitmix64(&seed);
+}
+
+static inline uint64_t
+rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+uint64_t
+al_rng_next(struct al_rng *r)
+{
+	uint64_t *s = r->s, result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return result;
+}
+
+double
+al_rng_uniform(struct al_rng *r)
+{
+	/* 53 random bits, shifted off zero by half a step: never 0, never 1 */
+	return ((double)(al_rng_next(r) >> 11) + 0.5) * 0x1.0p-53;
+}
+
+double
+al_rng_normal(struct al_rng *r)
+{
+	double u, v, s;
+
+	do {
+		u = 2 * al_rng_uniform(r) - 1;
+		v = 2 * al_rng_uniform(r) - 1;
+		s = u * u + v * v;
+	} while (s >= 1 || s == 0);
+	return u * sqrt(-2 * log(s) / s);
+}
+
+double
+al_rng_gamma(struct al_rng *r, double shape)
+{
+	double d, c, x, v, u;
+
+	if (shape < 1) /* boost: Gamma(a) = Gamma(a + 1) * U^(1/a) */
+		return al_rng_gamma(r, shape + 1) * pow(al_rng_uniform(r), 1 / shape);
+	d = shape - 1.0 / 3;
+	c = 1 / sqrt(9 * d);
+	for (;;) {
+		do {
+			x = al_rng_normal(r);
+			v = 1 + c * x;
+		} while (v <= 0);
+		v = v * v * v;
+		u = al_rng_uniform(r);
+		if (u < 1 - 0.0331 * x * x * x * x)
+			return d * v;
+		if (log(u) < 0.5 * x * x + d * (1 - v + log(v)))
+			return d * v;
+	}
+}
+
+double
+al_rng_beta(struct al_rng *r, double a, double b)
+{
+	double x = al_rng_gamma(r, a), y = al_rng_gamma(r, b);
+
+	return x / (x + y);
+}
+
+enum al_verdict
+al_ci_verdict(const struct al_ci *ci)
+{
+	if (!ci->lo_ok && !ci->hi_ok)
+		return AL_VERDICT_NODATA;
+	if (ci->lo_ok && ci->lo > 0)
+		return AL_VERDICT_WORSE;
+	if (ci->hi_ok && ci->hi < 0)
+		return AL_VERDICT_BETTER;
+	return AL_VERDICT_SAME;
+}
+
+const char *
+al_verdict_name(enum al_verdict v)
+{
+	switch (v) {
+	case AL_VERDICT_BETTER:
+		return "better";
+	case AL_VERDICT_WORSE:
+		return "worse";
+	case AL_VERDICT_NODATA:
+		return "not enough data";
+	default:
+		return "no significant difference";
+	}
+}
+
+double
+al_ci_design_effect(const int64_t *n, const double *mean, size_t m, double sd)
+{
+	double total = 0, mu = 0, v_cl = 0, v_iid, deff;
+	size_t i;
+
+	if (m < 2 || !(sd > 0))
+		return 1;
+	for (i = 0; i < m; i++) {
+		total += (double)n[i];
+		mu += (double)n[i] * mean[i];
+	}
+	if (!(total > 0))
+		return 1;
+	mu /= total;
+	for (i = 0; i < m; i++) {
+		double d = (double)n[i] * (mean[i] - mu);
+
+		v_cl += d * d;
+	}
+	v_cl = v_cl / (total * total) * (double)m / (double)(m - 1);
+	v_iid = sd * sd / total;
+	deff = v_cl / v_iid;
+	if (!(deff >= 1))
+		return 1;
+	return deff > total ? total : deff;
+}
+
+size_t
+al_ci_exceedance_k(size_t m_x, size_t m_y, double tail)
+{
+	double p = 1;
+	size_t k, n = m_x + m_y;
+
+	/* C(m_x, k) / C(n, k) = prod_{j<k} (m_x - j) / (n - j) */
+	for (k = 1; k <= m_x; k++) {
+		p *= (double)(m_x - (k - 1)) / (double)(n - (k - 1));
+		if (p <= tail)
+			return k;
+	}
+	return m_x + 1;
+}
+
+static int
+cmp_desc(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x > y ? -1 : x < y;
+}
+
+int
+al_ci_max_diff(const int64_t *a, size_t m_a, const int64_t *b, size_t m_b, double conf,
+	       struct al_ci *out)
+{
+	double tail = (1 - conf) / 2;
+	int64_t *sa, *sb;
+	size_t k_a, k_b;
+
+	memset(out, 0, sizeof(*out));
+	if (!m_a || !m_b || !(conf > 0 && conf < 1))
+		return -EINVAL;
+	sa = malloc(m_a * sizeof(*sa));
+	sb = malloc(m_b * sizeof(*sb));
+	if (!sa || !sb) {
+		free(sa);
+		free(sb);
+		return -ENOMEM;
+	}
+	memcpy(sa, a, m_a * sizeof(*sa));
+	memcpy(sb, b, m_b * sizeof(*sb));
+	qsort(sa, m_a, sizeof(*sa), cmp_desc);
+	qsort(sb, m_b, sizeof(*sb), cmp_desc);
+	/* B shifted down by d rejected as too high: b(k_b) - d > max a */
+	k_b = al_ci_exceedance_k(m_b, m_a, tail);
+	/* ... rejected as too low: a(k_a) > max b - d */
+	k_a = al_ci_exceedance_k(m_a, m_b, tail);
+	if (k_b <= m_b) {
+		out->lo = (double)sb[k_b - 1] - (double)sa[0];
+		out->lo_ok = true;
+	}
+	if (k_a <= m_a) {
+		out->hi = (double)sb[0] - (double)sa[k_a - 1];
+		out->hi_ok = true;
+	}
+	free(sa);
+	free(sb);
+	return 0;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Cumulative bucket counts of h, for a binary search per replicate; NULL on ENOMEM. */
+static uint64_t *
+cumulative(const struct al_dhist *h)
+{
+	uint64_t *cum = malloc((h->n ? h->n : 1) * sizeof(*cum)), sum = 0;
+	size_t i;
+
+	if (!cum)
+		return NULL;
+	for (i = 0; i < h->n; i++)
+		cum[i] = sum += h->b[i].count;
+	return cum;
+}
+
+/* al_dhist_quantile(h, u), in O(log n) with the cumulative counts. */
+static double
+quantile_at(const struct al_dhist *h, const uint64_t *cum, double u)
+{
+	uint64_t rank;
+	size_t lo = 0, hi = h->n;
+
+	if (u >= 1)
+		return (double)h->max_ns;
+	rank = (uint64_t)ceil(u * (double)h->count);
+	if (rank < 1)
+		rank = 1;
+	/* the first bucket whose cumulative count reaches the rank */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cum[mid] >= rank)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo < h->n ? (double)al_dhist_bucket_value(h, lo) : (double)h->max_ns;
+}
+
+/* One bootstrap replicate of the q-quantile of n draws from h. */
+static double
+draw_quantile(struct al_rng *rng, const struct al_ci_sample *s, const uint64_t *cum, double q)
+{
+	double n = floor(s->n_eff + 0.5), k, u;
+
+	if (n < 1)
+		n = 1;
+	k = ceil(q * n);
+	if (k < 1)
+		k = 1;
+	if (k > n)
+		k = n;
+	u = al_rng_beta(rng, k, n - k + 1);
+	return quantile_at(s->h, cum, u);
+}
+
+int
+al_ci_quantile_diff(const struct al_ci_sample *a, const struct al_ci_sample *b, double q,
+		    int resamples, uint64_t seed, double conf, struct al_ci *out)
+{
+	uint64_t *cum_a = NULL, *cum_b = NULL;
+	double *d = NULL, tail = (1 - conf) / 2;
+	struct al_rng rng;
+	size_t lo, hi;
+	int i;
+
+	memset(out, 0, sizeof(*out));
+	if (!a->h->count || !b->h->count || resamples < 100 || !(q > 0 && q < 1) ||
+	    !(conf > 0 && conf < 1))
+		return -EINVAL;
+	d = malloc((size_t)resamples * sizeof(*d));
+	cum_a = cumulative(a->h);
+	cum_b = cumulative(b->h);
+	if (!d || !cum_a || !cum_b) {
+		free(d);
+		free(cum_a);
+		free(cum_b);
+		return -ENOMEM;
+	}
+	al_rng_seed(&rng, seed);
+	for (i = 0; i < resamples; i++) {
+		double qa = draw_quantile(&rng, a, cum_a, q);
+
+		d[i] = draw_quantile(&rng, b, cum_b, q) - qa;
+	}
+	free(cum_a);
+	free(cum_b);
+	qsort(d, (size_t)resamples, sizeof(*d), cmp_double);
+	lo = (size_t)floor(tail * resamples);
+	hi = (size_t)ceil((1 - tail) * resamples) - 1;
+	if (hi >= (size_t)resamples)
+		hi = (size_t)resamples - 1;
+	out->lo = d[lo];
+	out->hi = d[hi];
+	out->lo_ok = out->hi_ok = true;
+	free(d);
+	return 0;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * audiolat compare: results side by side (latencytest's figures and the
+ * wake-latency percentiles), and for every result against the first one
+ * (the baseline) 95 % confidence intervals for the differences of p50,
+ * p99 and max wake latency with a verdict. The comparison is an
+ * audiolat.compare/1 document (docs/compare.md); text and Markdown are
+ * rendered from it.
+ */
+#ifndef AL_REPORT_COMPARE_H
+#define AL_REPORT_COMPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#define AL_SCHEMA_COMPARE "audiolat.compare/1"
+
+struct al_compare_input {
+	const json_t *doc;  /* an audiolat.run/1 document (al_doc_check() accepts it) */
+	const char *source; /* file name, "db:12", ...; may be NULL */
+};
+
+struct al_compare_opts {
+	double confidence; /* 0.95 */
+	int resamples;	   /* bootstrap replicates, >= 100 (4000) */
+	uint64_t seed;	   /* of the PRNG; the output is a function of it */
+};
+
+#define AL_COMPARE_OPTS_DEFAULT                                                                    \
+	{                                                                                          \
+		.confidence = 0.95, .resamples = 4000, .seed = 1                                   \
+	}
+
+/*
+ * Compare in[0..n) (n >= 2; in[0] is the baseline) into *out. 0, -EINVAL
+ * (fewer than two results, bad options, a document al_doc_check()
+ * refuses) or -ENOMEM.
+ */
+int al_compare(const struct al_compare_input *in, size_t n, const struct al_compare_opts *o,
+	       json_t **out);
+
+/* The table (per phase when there are several) and one line per verdict. */
+void al_compare_text(const json_t *cmp, FILE *f);
+/* The same as Markdown tables, to paste into a patch description. */
+void al_compare_markdown(const json_t *cmp, FILE *f);
+
+#endif

@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/result.h"
+#include "doc.h"
+
+json_t *
+al_doc_get(const json_t *o, const char *path)
+{
+	const char *p = path, *dot;
+	char key[64];
+	size_t len;
+
+	while (o && json_is_object(o)) {
+		dot = strchr(p, '.');
+		len = dot ? (size_t)(dot - p) : strlen(p);
+		if (len >= sizeof(key))
+			return NULL;
+		memcpy(key, p, len);
+		key[len] = '\0';
+		o = json_object_get(o, key);
+		if (!dot)
+			return (json_t *)o;
+		p = dot + 1;
+	}
+	return NULL;
+}
+
+int64_t
+al_doc_int(const json_t *o, const char *path, int64_t dflt)
+{
+	const json_t *v = al_doc_get(o, path);
+	double d;
+
+	if (json_is_integer(v))
+		return json_integer_value(v);
+	if (json_is_real(v)) {
+		d = floor(json_real_value(v));
+		if (d > -9.2e18 && d < 9.2e18)
+			return (int64_t)d;
+	}
+	return dflt;
+}
+
+double
+al_doc_real(const json_t *o, const char *path, double dflt)
+{
+	const json_t *v = al_doc_get(o, path);
+
+	return json_is_number(v) ? json_number_value(v) : dflt;
+}
+
+const char *
+al_doc_str(const json_t *o, const char *path, const char *dflt)
+{
+	const json_t *v = al_doc_get(o, path);
+
+	return json_is_string(v) ? json_string_value(v) : dflt;
+}
+
+bool
+al_doc_bool(const json_t *o, const char *path, bool dflt)
+{
+	const json_t *v = al_doc_get(o, path);
+
+	return json_is_boolean(v) ? json_is_true(v) : dflt;
+}
+
+int
+al_doc_check(const json_t *doc, char *err, size_t err_size)
+{
+	const char *schema;
+
+	if (!json_is_object(doc)) {
+		snprintf(err, err_size, "not a JSON object");
+		return -EINVAL;
+	}
+	schema = al_doc_str(doc, "schema", NULL);
+	if (!schema) {
+		snprintf(err, err_size, "no \"schema\" string: not an audiolat document");
+		return -EINVAL;
+	}
+	if (!strcmp(schema, AL_SCHEMA_MIDI))
+		return 0;
+	if (strcmp(schema, AL_SCHEMA_RUN)) {
+		/* the schema string came from outside: show only a printable prefix */
+		char shown[48];
+		size_t i;
+
+		for (i = 0; schema[i] && i < sizeof(shown) - 1; i++)
+			shown[i] =
+			    (unsigned char)schema[i] < 0x20 || (unsigned char)schema[i] >= 0x7f
+				? '?'
+				: schema[i];
+		shown[i] = '\0';
+		snprintf(err, err_size, "schema '%s%s' is not %s or %s", shown,
+			 schema[i] ? "..." : "", AL_SCHEMA_RUN, AL_SCHEMA_MIDI);
+		return -EINVAL;
+	}
+	if (!json_is_object(al_doc_get(doc, "total"))) {
+		snprintf(err, err_size, "%s document without a \"total\" object", AL_SCHEMA_RUN);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+bool
+al_doc_is_run(const json_t *doc)
+{
+	const char *schema = al_doc_str(doc, "schema", "");
+
+	return !strcmp(schema, AL_SCHEMA_RUN) && json_is_object(al_doc_get(doc, "total"));
+}
+
+const char *
+al_doc_label(const json_t *doc)
+{
+	const char *s = al_doc_str(doc, "label", NULL);
+
+	if (s && s[0])
+		return s;
+	s = al_doc_str(doc, "system.kernel_release", NULL);
+	return s && s[0] ? s : "?";
+}
+
+static int
+bucket_cmp(const void *a, const void *b)
+{
+	const struct al_dbucket *x = a, *y = b;
+
+	if (x->low_ns != y->low_ns)
+		return x->low_ns < y->low_ns ? -1 : 1;
+	return x->high_ns < y->high_ns ? -1 : x->high_ns > y->high_ns;
+}
+
+int
+al_dhist_from_json(const json_t *hist, const json_t *summary, struct al_dhist *h)
+{
+	const json_t *buckets = json_object_get(hist, "buckets"), *row;
+	size_t i, n = 0, cap;
+	int64_t ov;
+
+	memset(h, 0, sizeof(*h));
+	ov = al_doc_int(hist, "overflow", 0);
+	h->overflow = ov > 0 ? (uint64_t)ov : 0;
+	cap = json_is_array(buckets) ? json_array_size(buckets) : 0;
+	if (cap) {
+		h->b = calloc(cap, sizeof(*h->b));
+		if (!h->b)
+			return -ENOMEM;
+	}
+	json_array_foreach(buckets, i, row)
+	{
+		const json_t *lo = json_array_get(row, 0), *hi = json_array_get(row, 1),
+			     *c = json_array_get(row, 2);
+
+		if (!json_is_array(row) || !json_is_integer(lo) || !json_is_integer(hi) ||
+		    !json_is_integer(c))
+			continue;
+		if (json_integer_value(lo) >= json_integer_value(hi) || json_integer_value(c) < 1)
+			continue;
+		h->b[n++] = (struct al_dbucket){json_integer_value(lo), json_integer_value(hi),
+						(uint64_t)json_integer_value(c)};
+	}
+	if (n) /* qsort(NULL, 0, ...) is undefined */
+		qsort(h->b, n, sizeof(*h->b), bucket_cmp);
+	/* drop buckets overlapping an earlier one: a well-formed document has none */
+	h->n = 0;
+	for (i = 0; i < n; i++) {
+		if (h->n && h->b[i].low_ns < h->b[h->n - 1].high_ns)
+			continue;
+		h->b[h->n++] = h->b[i];
+	}
+	h->count = h->overflow;
+	for (i = 0; i < h->n; i++)
+		h->count =
+		    h->count + h->b[i].count < h->count ? UINT64_MAX : h->count + h->b[i].count;
+	h->min_ns = h->n ? h->b[0].low_ns : 0;
+	h->max_ns = h->n ? h->b[h->n - 1].high_ns - 1 : 0;
+	if (json_is_integer(json_object_get(summary, "min")) &&
+	    json_is_integer(json_object_get(summary, "max")) && h->count) {
+		int64_t mn = al_doc_int(summary, "min", 0), mx = al_doc_int(summary, "max", 0);
+
+		if (mn <= mx) {
+			h->min_ns = mn;
+			h->max_ns = mx;
+		}
+	}
+	return 0;
+}
+
+void
+al_dhist_free(struct al_dhist *h)
+{
+	free(h->b);
+	memset(h, 0, sizeof(*h));
+}
+
+int64_t
+al_dhist_quantile(const struct al_dhist *h, double q)
+{
+	uint64_t rank, seen = 0;
+	size_t i;
+
+	if (!h->count)
+		return 0;
+	if (!(q > 0))
+		return h->min_ns;
+	if (q >= 1)
+		return h->max_ns;
+	rank = (uint64_t)ceil(q * (double)h->count);
+	if (rank < 1)
+		rank = 1;
+	for (i = 0; i < h->n; i++) {
+		seen += h->b[i].count;
+		if (seen >= rank)
+			return al_dhist_bucket_value(h, i);
+	}
+	return h->max_ns;
+}
+
+int64_t
+al_dhist_bucket_value(const struct al_dhist *h, size_t i)
+{
+	/* unsigned: a hostile document's buckets may span all of int64 */
+	int64_t mid = (int64_t)((uint64_t)h->b[i].low_ns +
+				((uint64_t)h->b[i].high_ns - 1 - (uint64_t)h->b[i].low_ns) / 2);
+
+	if (mid < h->min_ns)
+		mid = h->min_ns;
+	if (mid > h->max_ns)
+		mid = h->max_ns;
+	return mid;
+}
+
+static int
+column(const json_t *columns, const char *name)
+{
+	const json_t *c;
+	size_t i;
+
+	json_array_foreach(columns, i, c) if (json_is_string(c) &&
+					      !strcmp(json_string_value(c), name)) return (int)i;
+	return -1;
+}
+
+static int64_t
+cell(const json_t *row, int idx)
+{
+	const json_t *v = idx >= 0 ? json_array_get(row, (size_t)idx) : NULL;
+
+	if (json_is_integer(v))
+		return json_integer_value(v);
+	if (json_is_real(v) && fabs(json_real_value(v)) < 9.2e18)
+		return (int64_t)json_real_value(v);
+	return 0;
+}
+
+int
+al_dseries_from_json(const json_t *doc, struct al_dseries *s)
+{
+	const json_t *ts = json_object_get(doc, "timeseries");
+	const json_t *cols = json_object_get(ts, "columns"), *rows = json_object_get(ts, "rows");
+	const json_t *row;
+	int c_t, c_n, c_min, c_mean, c_max, c_int, c_x, c_ph;
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	s->window_ns = al_doc_int(ts, "window_ns", 0);
+	if (!json_is_array(rows) || !json_array_size(rows))
+		return 0;
+	s->w = calloc(json_array_size(rows), sizeof(*s->w));
+	if (!s->w)
+		return -ENOMEM;
+	c_t = column(cols, "t_ns");
+	c_n = column(cols, "periods");
+	c_min = column(cols, "wake_min_ns");
+	c_mean = column(cols, "wake_mean_ns");
+	c_max = column(cols, "wake_max_ns");
+	c_int = column(cols, "interval_max_ns");
+	c_x = column(cols, "xruns");
+	c_ph = column(cols, "phase");
+	json_array_foreach(rows, i, row)
+	{
+		struct al_dwindow *w = &s->w[s->n];
+		const json_t *ph = c_ph >= 0 ? json_array_get(row, (size_t)c_ph) : NULL;
+
+		if (!json_is_array(row))
+			continue;
+		w->t_ns = cell(row, c_t);
+		w->periods = cell(row, c_n);
+		if (w->periods < 0)
+			w->periods = 0;
+		if (w->periods) {
+			w->wake_min_ns = cell(row, c_min);
+			w->wake_mean_ns = cell(row, c_mean);
+			w->wake_max_ns = cell(row, c_max);
+			w->interval_max_ns = cell(row, c_int);
+		}
+		w->xruns = cell(row, c_x);
+		w->phase = json_is_string(ph) ? json_string_value(ph) : NULL;
+		s->n++;
+	}
+	return 0;
+}
+
+void
+al_dseries_free(struct al_dseries *s)
+{
+	free(s->w);
+	memset(s, 0, sizeof(*s));
+}

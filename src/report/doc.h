@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Reading audiolat JSON documents (audiolat.run/1, see docs/json.md) for
+ * the HTML report and the comparison: checked getters that never fail on
+ * a missing or mistyped field, and the histogram and time series decoded
+ * into arrays.
+ */
+#ifndef AL_REPORT_DOC_H
+#define AL_REPORT_DOC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+/*
+ * The value at a dotted path ("total.wake_latency_ns.p99"), NULL when a
+ * part is missing or not an object. Array elements are not addressed.
+ */
+json_t *al_doc_get(const json_t *o, const char *path);
+/* An integer (or a real rounded down) at path, else dflt. */
+int64_t al_doc_int(const json_t *o, const char *path, int64_t dflt);
+/* A number (integer or real) at path, else dflt. */
+double al_doc_real(const json_t *o, const char *path, double dflt);
+/* A string at path, else dflt. */
+const char *al_doc_str(const json_t *o, const char *path, const char *dflt);
+/* true/false at path, else dflt. */
+bool al_doc_bool(const json_t *o, const char *path, bool dflt);
+
+#define AL_SCHEMA_MIDI "audiolat.midi/1"
+
+/*
+ * Is doc a document the report understands: an object with "schema"
+ * "audiolat.run/1" and a "total" object, or "audiolat.midi/1" (docs/midi.md)?
+ * 0, or -EINVAL with one line in err ("schema 'x/1' is not audiolat.run/1
+ * or audiolat.midi/1").
+ */
+int al_doc_check(const json_t *doc, char *err, size_t err_size);
+
+/* Is doc an audiolat.run/1 document (what compare takes)? */
+bool al_doc_is_run(const json_t *doc);
+
+/* What a result is called: its "label", else the kernel release, else "?". */
+const char *al_doc_label(const json_t *doc);
+
+/* One bucket of a histogram: values low_ns <= v < high_ns. */
+struct al_dbucket {
+	int64_t low_ns;
+	int64_t high_ns;
+	uint64_t count;
+};
+
+/* A histogram as a document holds it, with the exact min and max beside it. */
+struct al_dhist {
+	struct al_dbucket *b; /* ascending, non-overlapping, count > 0 */
+	size_t n;
+	uint64_t count;	   /* sum of the bucket counts + overflow */
+	uint64_t overflow; /* values above every bucket */
+	int64_t min_ns;	   /* exact, from the summary; else the first bucket's low */
+	int64_t max_ns;	   /* exact, from the summary; else the last bucket's high - 1 */
+};
+
+/*
+ * Decode {count, overflow, underflow, buckets: [[low, high, count], ...]}
+ * and the matching summary {min, max} (may be NULL). Malformed buckets
+ * (not three integers, low >= high, count < 1) are skipped; buckets are
+ * sorted and overlapping ones dropped. An empty or missing histogram
+ * gives n = 0, count = overflow. Returns 0 or -ENOMEM. Free with
+ * al_dhist_free().
+ */
+int al_dhist_from_json(const json_t *hist, const json_t *summary, struct al_dhist *h);
+void al_dhist_free(struct al_dhist *h);
+
+/*
+ * The value at quantile q in (0, 1] by the nearest-rank rule, the same as
+ * al_hist_quantile(): the bucket holding rank ceil(q * count), reported as
+ * its midpoint clamped to [min, max]; a rank among the overflow reports
+ * max. 0 when empty.
+ */
+int64_t al_dhist_quantile(const struct al_dhist *h, double q);
+
+/* What a value in bucket i reports as: its midpoint clamped to [min, max]. */
+int64_t al_dhist_bucket_value(const struct al_dhist *h, size_t i);
+
+/* One window of the time series; periods == 0: nothing woke (the rest is 0). */
+struct al_dwindow {
+	int64_t t_ns;
+	int64_t periods;
+	int64_t wake_min_ns;
+	int64_t wake_mean_ns;
+	int64_t wake_max_ns;
+	int64_t interval_max_ns;
+	int64_t xruns;
+	const char *phase; /* points into the document; NULL when unknown */
+};
+
+struct al_dseries {
+	struct al_dwindow *w;
+	size_t n;
+	int64_t window_ns;
+};
+
+/*
+ * Decode "timeseries" {window_ns, columns, rows}: the columns are looked
+ * up by name, so added columns do not matter; rows that are not arrays
+ * are skipped, a null or missing cell reads as 0. A missing time series
+ * gives n = 0. The result points into doc (keep doc alive). 0 or -ENOMEM.
+ */
+int al_dseries_from_json(const json_t *doc, struct al_dseries *s);
+void al_dseries_free(struct al_dseries *s);
+
+#endif

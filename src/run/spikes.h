@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * --trace: late wake-ups flagged by the audio thread (a lock-free
+ * single-producer ring) and explained by the controller from the ftrace
+ * flight recorder (src/trace), off the real-time path, rate-limited and
+ * capped: the worst AL_SPIKES_MAX are kept, the rest counted.
+ */
+#ifndef AL_RUN_SPIKES_H
+#define AL_RUN_SPIKES_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "core/result.h"
+
+#define AL_SPIKE_RING 64 /* power of two */
+
+struct al_trace;
+
+struct al_spike_mark {
+	int64_t boundary_ns;
+	int64_t wake_ns;
+};
+
+struct al_spikes {
+	struct al_trace *trace;     /* NULL: not tracing */
+	int64_t threshold_ns;
+	pid_t tid;                  /* the measured thread */
+	int64_t next_explain_ns;    /* rate limit */
+	uint64_t seen;              /* marks popped */
+	struct al_spike_mark ring[AL_SPIKE_RING];
+	_Atomic uint32_t head;      /* written by the audio thread */
+	_Atomic uint32_t tail;      /* written by the controller */
+	_Atomic uint64_t overflow;  /* marks the ring had no room for */
+};
+
+/* Hot path: flag a late wake-up. No allocation, no syscall. */
+static inline void
+al_spikes_mark(struct al_spikes *s, int64_t boundary_ns, int64_t wake_ns)
+{
+	uint32_t head = atomic_load_explicit(&s->head, memory_order_relaxed);
+	uint32_t tail = atomic_load_explicit(&s->tail, memory_order_acquire);
+
+	if (!s->trace || wake_ns - boundary_ns <= s->threshold_ns)
+		return;
+	if (head - tail >= AL_SPIKE_RING) {
+		atomic_fetch_add_explicit(&s->overflow, 1, memory_order_relaxed);
+		return;
+	}
+	s->ring[head & (AL_SPIKE_RING - 1)] = (struct al_spike_mark){ boundary_ns, wake_ns };
+	atomic_store_explicit(&s->head, head + 1, memory_order_release);
+}
+
+/*
+ * Open the flight recorder on cpu; on failure *err says why in one line and
+ * the run goes on untraced (s->trace stays NULL). Returns 0 or -errno.
+ */
+int al_spikes_open(struct al_spikes *s, int cpu, int64_t threshold_ns, char *err, size_t err_size);
+
+/* Controller: explain what the ring holds (rate-limited) into r->spikes. */
+void al_spikes_service(struct al_spikes *s, struct al_result *r);
+
+/* After the run: last marks, timer names, times relative to the run start; close. */
+void al_spikes_finish(struct al_spikes *s, struct al_result *r);
+
+#endif

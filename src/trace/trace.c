@@ -1,0 +1,723 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The tracefs side of the flight recorder: our own instance, set up with
+ * libtracefs, read per CPU from trace_pipe_raw and decoded with
+ * libtraceevent's kbuffer and the events' formats.
+ */
+#define AL_TRACE_PRIVATE_ALLOWED
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <kbuffer.h>
+#include <tracefs.h>
+
+#include "trace-private.h"
+#include "trace.h"
+
+#define KALLSYMS_LINES_MAX (8 * 1024 * 1024)
+/* the per-CPU buffer of the CPUs we do not trace */
+#define OTHER_CPUS_KB 4
+
+struct field {
+	int offset;
+	int size;
+	unsigned long flags;
+	bool present;
+};
+
+/* How to decode one event id. */
+struct decoder {
+	int id;
+	uint8_t type;
+	char vec_name[32];            /* AL_TEV_VEC_*: "local_timer" */
+	struct field common_pid;
+	struct field pid, prev_pid;   /* next_pid/prev_pid, pid, irq, vec */
+	struct field name, prev_name; /* next_comm/prev_comm, comm, irq name */
+	struct field addr;            /* hrtimer function */
+};
+
+struct al_trace {
+	int cpu;
+	size_t buffer_kb;
+	char name[64];
+	struct tracefs_instance *inst;
+	bool created;
+	struct tracefs_cpu *tcpu;
+	struct tep_handle *tep;
+	struct kbuffer *kbuf;
+	void *page;
+	int page_size;
+	struct decoder *dec;
+	int n_dec;
+	uint8_t dec_of_id[65536];     /* common_type -> 1 + index in dec, 0: not ours */
+	struct al_tev_ring ring;
+	uint64_t events, lost_pages;
+	bool mounted_here;
+	char mount_path[PATH_MAX];
+};
+
+struct evdef {
+	const char *sys, *name;
+	uint8_t type;
+	bool required;
+};
+
+static const struct evdef events[] = {
+	{ "sched", "sched_switch", AL_TEV_SWITCH, true },
+	{ "sched", "sched_waking", AL_TEV_WAKING, true },
+	{ "sched", "sched_wakeup", AL_TEV_WAKEUP, true },
+	{ "irq", "irq_handler_entry", AL_TEV_IRQ_ENTRY, true },
+	{ "irq", "irq_handler_exit", AL_TEV_IRQ_EXIT, true },
+	{ "irq", "softirq_entry", AL_TEV_SOFTIRQ_ENTRY, true },
+	{ "irq", "softirq_exit", AL_TEV_SOFTIRQ_EXIT, true },
+	{ "timer", "hrtimer_expire_entry", AL_TEV_TIMER_ENTRY, false },
+	{ "timer", "hrtimer_expire_exit", AL_TEV_TIMER_EXIT, false },
+	{ "preemptirq", "irq_disable", AL_TEV_IRQOFF, false },
+	{ "preemptirq", "irq_enable", AL_TEV_IRQON, false },
+	{ "preemptirq", "preempt_disable", AL_TEV_PREEMPTOFF, false },
+	{ "preemptirq", "preempt_enable", AL_TEV_PREEMPTON, false },
+	/* x86: interrupts that bypass irq_handler_entry */
+	{ "irq_vectors", "local_timer_entry", AL_TEV_VEC_ENTRY, false },
+	{ "irq_vectors", "local_timer_exit", AL_TEV_VEC_EXIT, false },
+	{ "irq_vectors", "reschedule_entry", AL_TEV_VEC_ENTRY, false },
+	{ "irq_vectors", "reschedule_exit", AL_TEV_VEC_EXIT, false },
+	{ "irq_vectors", "call_function_entry", AL_TEV_VEC_ENTRY, false },
+	{ "irq_vectors", "call_function_exit", AL_TEV_VEC_EXIT, false },
+	{ "irq_vectors", "call_function_single_entry", AL_TEV_VEC_ENTRY, false },
+	{ "irq_vectors", "call_function_single_exit", AL_TEV_VEC_EXIT, false },
+	{ "irq_vectors", "irq_work_entry", AL_TEV_VEC_ENTRY, false },
+	{ "irq_vectors", "irq_work_exit", AL_TEV_VEC_EXIT, false },
+	{ "irq_vectors", "x86_platform_ipi_entry", AL_TEV_VEC_ENTRY, false },
+	{ "irq_vectors", "x86_platform_ipi_exit", AL_TEV_VEC_EXIT, false },
+	{ "irq_vectors", "thermal_apic_entry", AL_TEV_VEC_ENTRY, false },
+	{ "irq_vectors", "thermal_apic_exit", AL_TEV_VEC_EXIT, false },
+};
+
+#define N_EVENTS (sizeof(events) / sizeof(events[0]))
+
+static const char *const systems[] = { "sched", "irq", "timer", "preemptirq", "irq_vectors",
+				       NULL };
+
+/* Instances created by this process so far (names "<pid>", "<pid>-1", ...). */
+static atomic_uint instance_seq;
+
+static int
+fail(char *err, size_t size, int rc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static int
+fail(char *err, size_t size, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && size) {
+		va_start(ap, fmt);
+		vsnprintf(err, size, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
+
+const char *
+al_trace_name(const struct al_trace *t)
+{
+	return t->name;
+}
+
+uint64_t
+al_trace_events(const struct al_trace *t)
+{
+	return t->events;
+}
+
+uint64_t
+al_trace_lost_pages(const struct al_trace *t)
+{
+	return t->lost_pages;
+}
+
+/* "audiolat-<pid>" or "audiolat-<pid>-<seq>": 0 and pid, seq; -1 for other names. */
+static int
+parse_instance_name(const char *name, long *pid, long *seq)
+{
+	char *end;
+
+	if (strncmp(name, AL_TRACE_PREFIX, strlen(AL_TRACE_PREFIX)))
+		return -1;
+	name += strlen(AL_TRACE_PREFIX);
+	if (!isdigit((unsigned char)*name))
+		return -1;
+	errno = 0;
+	*pid = strtol(name, &end, 10);
+	if (errno || *pid <= 0 || *pid > INT_MAX)
+		return -1;
+	*seq = 0;
+	if (*end == '-') {
+		name = end + 1;
+		if (!isdigit((unsigned char)*name))
+			return -1;
+		*seq = strtol(name, &end, 10);
+		if (errno || *seq <= 0 || *seq > INT_MAX)
+			return -1;
+	}
+	return *end ? -1 : 0;
+}
+
+/*
+ * Instances left by processes that died without closing them (SIGKILL):
+ * a dead pid's, or one with our pid that this process did not create (a
+ * predecessor that had the same pid). Live processes' are left alone.
+ */
+static void
+remove_stale(void)
+{
+	char **names = tracefs_instances("^" AL_TRACE_PREFIX);
+	struct tracefs_instance *inst;
+	long pid, seq;
+	int i;
+
+	if (!names)
+		return;
+	for (i = 0; names[i]; i++) {
+		if (parse_instance_name(names[i], &pid, &seq))
+			continue;
+		if (pid == getpid()) {
+			if ((unsigned long)seq < atomic_load(&instance_seq))
+				continue;
+		} else if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) {
+			continue;
+		}
+		inst = tracefs_instance_alloc(NULL, names[i]);
+		if (!inst)
+			continue;
+		tracefs_trace_off(inst);
+		tracefs_instance_destroy(inst);
+		tracefs_instance_free(inst);
+	}
+	tracefs_list_free(names);
+}
+
+static int
+check_tracefs(struct al_trace *t, char *err, size_t err_size)
+{
+	const char *path = NULL;
+	char *dir;
+	int rc;
+
+	rc = tracefs_tracing_dir_is_mounted(false, &path);
+	if (rc == 0) {
+		if (geteuid() != 0)
+			return fail(err, err_size, -EPERM,
+				    "tracing needs root: tracefs is not mounted and only root can mount it");
+		rc = tracefs_tracing_dir_is_mounted(true, &path);
+		if (rc < 0 || !path)
+			return fail(err, err_size, -ENOENT,
+				    "no tracefs: mounting it on /sys/kernel/tracing failed (kernel without CONFIG_TRACING?)");
+		t->mounted_here = true;
+		snprintf(t->mount_path, sizeof(t->mount_path), "%s", path);
+	} else if (rc < 0 || !path) {
+		return fail(err, err_size, -ENOENT, "no tracefs (kernel without CONFIG_TRACING?)");
+	}
+	if (asprintf(&dir, "%s/instances", path) < 0)
+		return fail(err, err_size, -ENOMEM, "out of memory");
+	rc = access(dir, W_OK) ? -errno : 0;
+	if (rc == -EACCES || rc == -EPERM)
+		fail(err, err_size, -EPERM, "tracing needs root: %s is not writable", dir);
+	else if (rc == -ENOENT)
+		fail(err, err_size, -ENOTSUP, "%s is missing: the kernel has no ftrace instances",
+		     dir);
+	else if (rc)
+		fail(err, err_size, rc, "%s: %s", dir, strerror(-rc));
+	free(dir);
+	return rc == -EACCES ? -EPERM : rc == -ENOENT ? -ENOTSUP : rc;
+}
+
+static int
+create_instance(struct al_trace *t, char *err, size_t err_size)
+{
+	unsigned seq;
+	int tries;
+
+	for (tries = 0; tries < 64; tries++) {
+		seq = atomic_fetch_add(&instance_seq, 1);
+		if (seq)
+			snprintf(t->name, sizeof(t->name), AL_TRACE_PREFIX "%d-%u", (int)getpid(),
+				 seq);
+		else
+			snprintf(t->name, sizeof(t->name), AL_TRACE_PREFIX "%d", (int)getpid());
+		t->inst = tracefs_instance_create(t->name);
+		if (!t->inst)
+			return fail(err, err_size, errno ? -errno : -EIO,
+				    "cannot create the ftrace instance %s: %s", t->name,
+				    strerror(errno ? errno : EIO));
+		if (tracefs_instance_is_new(t->inst)) {
+			t->created = true;
+			return 0;
+		}
+		/* someone else's: leave it */
+		tracefs_instance_free(t->inst);
+		t->inst = NULL;
+	}
+	return fail(err, err_size, -EEXIST, "no free ftrace instance name " AL_TRACE_PREFIX "%d-*",
+		    (int)getpid());
+}
+
+static int
+write_file(struct al_trace *t, const char *file, const char *value, char *err, size_t err_size)
+{
+	if (tracefs_instance_file_write(t->inst, file, value) < 0) {
+		int rc = errno ? -errno : -EIO;
+
+		return fail(err, err_size, rc, "%s: writing '%s' to %s: %s", t->name, value, file,
+			    strerror(-rc));
+	}
+	return 0;
+}
+
+static void
+get_field(struct tep_event *ev, const char *name, struct field *f)
+{
+	struct tep_format_field *ff = tep_find_any_field(ev, name);
+
+	memset(f, 0, sizeof(*f));
+	if (!ff)
+		return;
+	f->offset = ff->offset;
+	f->size = ff->size;
+	f->flags = ff->flags;
+	f->present = true;
+}
+
+static void
+setup_decoder(struct al_trace *t, const struct evdef *d, struct tep_event *ev)
+{
+	struct decoder *dc = &t->dec[t->n_dec++];
+	size_t n;
+
+	memset(dc, 0, sizeof(*dc));
+	dc->id = ev->id;
+	if (ev->id >= 0 && ev->id < 65536)
+		t->dec_of_id[ev->id] = (uint8_t)t->n_dec;
+	dc->type = d->type;
+	get_field(ev, "common_pid", &dc->common_pid);
+	switch (d->type) {
+	case AL_TEV_SWITCH:
+		get_field(ev, "next_pid", &dc->pid);
+		get_field(ev, "next_comm", &dc->name);
+		get_field(ev, "prev_pid", &dc->prev_pid);
+		get_field(ev, "prev_comm", &dc->prev_name);
+		break;
+	case AL_TEV_WAKING:
+	case AL_TEV_WAKEUP:
+		get_field(ev, "pid", &dc->pid);
+		get_field(ev, "comm", &dc->name);
+		break;
+	case AL_TEV_IRQ_ENTRY:
+		get_field(ev, "irq", &dc->pid);
+		get_field(ev, "name", &dc->name);
+		break;
+	case AL_TEV_IRQ_EXIT:
+		get_field(ev, "irq", &dc->pid);
+		break;
+	case AL_TEV_SOFTIRQ_ENTRY:
+	case AL_TEV_SOFTIRQ_EXIT:
+		get_field(ev, "vec", &dc->pid);
+		break;
+	case AL_TEV_TIMER_ENTRY:
+		get_field(ev, "function", &dc->addr);
+		break;
+	case AL_TEV_VEC_ENTRY:
+	case AL_TEV_VEC_EXIT:
+		n = strlen(d->name) - (d->type == AL_TEV_VEC_ENTRY ? strlen("_entry")
+								   : strlen("_exit"));
+		if (n >= sizeof(dc->vec_name))
+			n = sizeof(dc->vec_name) - 1;
+		memcpy(dc->vec_name, d->name, n);
+		dc->vec_name[n] = '\0';
+		break;
+	default:
+		break;
+	}
+}
+
+static int
+enable_events(struct al_trace *t, char *err, size_t err_size)
+{
+	struct tep_event *ev;
+	size_t i;
+
+	t->tep = tracefs_local_events_system(NULL, systems);
+	if (!t->tep)
+		return fail(err, err_size, -ENOTSUP, "%s: cannot read the event formats",
+			    t->name);
+	t->dec = calloc(N_EVENTS, sizeof(*t->dec));
+	if (!t->dec)
+		return fail(err, err_size, -ENOMEM, "out of memory");
+	for (i = 0; i < N_EVENTS; i++) {
+		ev = tep_find_event_by_name(t->tep, events[i].sys, events[i].name);
+		if (!ev || tracefs_event_enable(t->inst, events[i].sys, events[i].name) < 0) {
+			if (events[i].required)
+				return fail(err, err_size, -ENOTSUP,
+					    "%s: the kernel has no event %s:%s", t->name,
+					    events[i].sys, events[i].name);
+			continue;
+		}
+		setup_decoder(t, &events[i], ev);
+	}
+	return 0;
+}
+
+int
+al_trace_open(struct al_trace **out, int cpu, size_t buffer_kb, char *err, size_t err_size)
+{
+	struct al_trace *t;
+	char buf[32];
+	long n_cpus = sysconf(_SC_NPROCESSORS_CONF);
+	int rc;
+
+	*out = NULL;
+	if (err && err_size)
+		err[0] = '\0';
+	if (!buffer_kb)
+		buffer_kb = AL_TRACE_BUFFER_KB_DEFAULT;
+	if (cpu < 0 || cpu >= n_cpus)
+		return fail(err, err_size, -EINVAL, "no CPU %d to trace (%ld CPUs)", cpu, n_cpus);
+	if (buffer_kb < AL_TRACE_BUFFER_KB_MIN || buffer_kb > AL_TRACE_BUFFER_KB_MAX)
+		return fail(err, err_size, -EINVAL, "trace buffer of %zu KiB not in [%d, %d]",
+			    buffer_kb, AL_TRACE_BUFFER_KB_MIN, AL_TRACE_BUFFER_KB_MAX);
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return fail(err, err_size, -ENOMEM, "out of memory");
+	t->cpu = cpu;
+	t->buffer_kb = buffer_kb;
+	tracefs_set_loglevel(TEP_LOG_NONE);
+
+	rc = check_tracefs(t, err, err_size);
+	if (rc)
+		goto fail;
+	remove_stale();
+	rc = create_instance(t, err, err_size);
+	if (rc)
+		goto fail;
+	/* from here on, al_trace_close() removes the instance */
+	rc = write_file(t, "tracing_on", "0", err, err_size);
+	if (!rc)
+		rc = write_file(t, "trace_clock", "mono", err, err_size);
+	if (!rc)
+		rc = write_file(t, "options/overwrite", "1", err, err_size);
+	if (rc)
+		goto fail;
+	if (tracefs_instance_set_buffer_size(t->inst, OTHER_CPUS_KB, -1) < 0 ||
+	    tracefs_instance_set_buffer_size(t->inst, buffer_kb, cpu) < 0) {
+		rc = fail(err, err_size, errno ? -errno : -EIO,
+			  "%s: cannot set a %zu KiB buffer on CPU %d: %s", t->name, buffer_kb, cpu,
+			  strerror(errno ? errno : EIO));
+		goto fail;
+	}
+	snprintf(buf, sizeof(buf), "%d", cpu);
+	if (tracefs_instance_set_affinity(t->inst, buf) < 0) {
+		rc = fail(err, err_size, -EIO, "%s: cannot limit tracing to CPU %d", t->name, cpu);
+		goto fail;
+	}
+	rc = enable_events(t, err, err_size);
+	if (rc)
+		goto fail;
+
+	t->tcpu = tracefs_cpu_open(t->inst, cpu, true);
+	if (!t->tcpu) {
+		rc = fail(err, err_size, errno ? -errno : -EIO,
+			  "%s: cannot open trace_pipe_raw of CPU %d", t->name, cpu);
+		goto fail;
+	}
+	t->page_size = tracefs_cpu_read_size(t->tcpu);
+	t->kbuf = tep_kbuffer(t->tep);
+	t->page = t->page_size > 0 ? calloc(1, (size_t)t->page_size) : NULL;
+	/* history: about twice what the kernel buffer holds (events average > 32 bytes there) */
+	t->ring.cap = buffer_kb * 1024 / 32;
+	t->ring.ev = calloc(t->ring.cap, sizeof(*t->ring.ev));
+	if (!t->kbuf || !t->page || !t->ring.ev) {
+		rc = fail(err, err_size, -ENOMEM, "out of memory for the trace history");
+		goto fail;
+	}
+	tracefs_instance_file_clear(t->inst, "trace"); /* start empty */
+	rc = write_file(t, "tracing_on", "1", err, err_size);
+	if (rc)
+		goto fail;
+	*out = t;
+	return 0;
+fail:
+	al_trace_close(t);
+	return rc;
+}
+
+void
+al_trace_close(struct al_trace *t)
+{
+	if (!t)
+		return;
+	if (t->inst) {
+		tracefs_trace_off(t->inst);
+		if (t->tcpu)
+			tracefs_cpu_close(t->tcpu);
+		t->tcpu = NULL;
+		if (t->created)
+			tracefs_instance_destroy(t->inst);
+		tracefs_instance_free(t->inst);
+	}
+	if (t->kbuf)
+		kbuffer_free(t->kbuf);
+	if (t->tep)
+		tep_free(t->tep);
+	if (t->mounted_here)
+		umount(t->mount_path); /* busy when someone else uses it now: then it stays */
+	free(t->page);
+	free(t->ring.ev);
+	free(t->dec);
+	free(t);
+}
+
+/* A number field inside a record of size bytes; false when it is not there. */
+static bool
+read_num(const struct al_trace *t, const struct field *f, const uint8_t *data, int size,
+	 long long *v)
+{
+	unsigned long long u;
+
+	if (!f->present || f->offset < 0 || f->size <= 0 || f->size > 8 || f->offset > size ||
+	    f->size > size - f->offset)
+		return false;
+	u = tep_read_number(t->tep, data + f->offset, f->size);
+	if (f->size == 4 && (f->flags & TEP_FIELD_IS_SIGNED))
+		*v = (int32_t)(uint32_t)u;
+	else
+		*v = (long long)u;
+	return true;
+}
+
+/* A string field (fixed char array or __data_loc/__rel_loc), printable, cut to size. */
+static void
+read_str(const struct al_trace *t, const struct field *f, const uint8_t *data, int size,
+	 char *dst, size_t dst_size)
+{
+	const uint8_t *s;
+	size_t len, i;
+
+	dst[0] = '\0';
+	if (!f->present || f->offset < 0 || f->size <= 0 || f->offset > size ||
+	    f->size > size - f->offset)
+		return;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		unsigned long long loc;
+		size_t off;
+
+		if (f->size != 4)
+			return;
+		loc = tep_read_number(t->tep, data + f->offset, 4);
+		off = loc & 0xffff;
+		len = (loc >> 16) & 0xffff;
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += (size_t)f->offset + 4;
+		if (off > (size_t)size || len > (size_t)size - off)
+			return;
+		s = data + off;
+	} else {
+		s = data + f->offset;
+		len = (size_t)f->size;
+	}
+	for (i = 0; i < len && i + 1 < dst_size && s[i]; i++)
+		dst[i] = (s[i] >= 0x20 && s[i] < 0x7f) ? (char)s[i] : '?';
+	dst[i] = '\0';
+}
+
+static void
+decode(struct al_trace *t, const uint8_t *data, int size, int64_t ts_ns)
+{
+	const struct decoder *dc;
+	struct al_tev e;
+	unsigned id;
+	long long v;
+
+	if (size < 2)
+		return;
+	id = (unsigned)tep_read_number(t->tep, data, 2);
+	if (!t->dec_of_id[id])
+		return;
+	dc = &t->dec[t->dec_of_id[id] - 1];
+	memset(&e, 0, sizeof(e));
+	e.ts_ns = ts_ns;
+	e.type = dc->type;
+	if (read_num(t, &dc->common_pid, data, size, &v))
+		e.prev_pid = (int32_t)v;
+	if (read_num(t, &dc->pid, data, size, &v))
+		e.pid = (int32_t)v;
+	if (dc->type == AL_TEV_SWITCH && read_num(t, &dc->prev_pid, data, size, &v))
+		e.prev_pid = (int32_t)v;
+	if (read_num(t, &dc->addr, data, size, &v))
+		e.addr = (uint64_t)v;
+	read_str(t, &dc->name, data, size, e.name, sizeof(e.name));
+	read_str(t, &dc->prev_name, data, size, e.prev_name, sizeof(e.prev_name));
+	if (dc->vec_name[0])
+		snprintf(e.name, sizeof(e.name), "%s", dc->vec_name);
+	al__tev_push(&t->ring, &e);
+	t->events++;
+}
+
+/*
+ * Move events from the kernel into the history, oldest first, until one
+ * newer than until_ns was read (the rest stays in the kernel buffer for
+ * later windows) or the kernel has no more; at most about twice the
+ * buffer per call, so a CPU flooded with events cannot keep us here.
+ */
+static int
+drain(struct al_trace *t, int64_t until_ns)
+{
+	size_t max_pages = 2 * (t->buffer_kb * 1024 / (size_t)t->page_size) + 8, p;
+	unsigned long long ts;
+	void *data;
+	int n;
+
+	if (t->ring.n && al__tev_at(&t->ring, t->ring.n - 1)->ts_ns > until_ns)
+		return 0;
+	for (p = 0; p < max_pages; p++) {
+		errno = 0;
+		n = tracefs_cpu_read(t->tcpu, t->page, true);
+		if (n <= 0) {
+			if (n < 0 && errno != EAGAIN && errno != EINTR && errno != 0)
+				return -EIO;
+			return 0;
+		}
+		if (kbuffer_load_subbuffer(t->kbuf, t->page) < 0)
+			continue;
+		data = kbuffer_read_event(t->kbuf, &ts);
+		if (data && kbuffer_missed_events(t->kbuf)) {
+			struct al_tev lost = { .ts_ns = (int64_t)ts, .type = AL_TEV_LOST };
+
+			al__tev_push(&t->ring, &lost);
+			t->lost_pages++;
+		}
+		for (; data; data = kbuffer_next_event(t->kbuf, &ts)) {
+			int size = kbuffer_event_size(t->kbuf);
+
+			if (size > 0 && size <= t->page_size)
+				decode(t, data, size, (int64_t)ts);
+		}
+		if (t->ring.n && al__tev_at(&t->ring, t->ring.n - 1)->ts_ns > until_ns)
+			return 0;
+	}
+	return 0;
+}
+
+/* Timer callbacks are named by address here; al_trace_symbolize() names them later. */
+static void
+name_timers(struct al_spike *out, const uint64_t *addr)
+{
+	int i;
+
+	for (i = 0; i < out->n_causes; i++)
+		if (addr[i])
+			snprintf(out->causes[i].name, sizeof(out->causes[i].name), "%#" PRIx64,
+				 addr[i]);
+}
+
+/* "0x..." as written by name_timers(); 0 for anything else. */
+static uint64_t
+timer_addr(const struct al_cause *c)
+{
+	unsigned long long a;
+	char *end;
+
+	if (strcmp(c->kind, "timer") || strncmp(c->name, "0x", 2))
+		return 0;
+	errno = 0;
+	a = strtoull(c->name + 2, &end, 16);
+	return errno || *end ? 0 : (uint64_t)a;
+}
+
+int
+al_trace_symbolize(struct al_spike *spikes, int n)
+{
+	char line[512], sym[256], type;
+	unsigned long long a;
+	int i, k, left = 0, lines = 0;
+	FILE *f;
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k < spikes[i].n_causes; k++)
+			left += timer_addr(&spikes[i].causes[k]) != 0;
+	if (!left)
+		return 0;
+	f = fopen("/proc/kallsyms", "re");
+	if (!f)
+		return -errno;
+	while (left && lines++ < KALLSYMS_LINES_MAX && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &a, &type, sym) != 3 || !a)
+			continue;
+		for (i = 0; i < n; i++)
+			for (k = 0; k < spikes[i].n_causes; k++) {
+				struct al_cause *c = &spikes[i].causes[k];
+
+				if (timer_addr(c) != a)
+					continue;
+				snprintf(c->name, sizeof(c->name), "%.31s", sym);
+				left--;
+			}
+	}
+	fclose(f);
+	return 0;
+}
+
+/* Tasks seen without a comm: ask /proc while they still exist. */
+static void
+name_tasks(struct al_spike *out)
+{
+	char path[64];
+	FILE *f;
+	int i;
+
+	for (i = 0; i < out->n_causes; i++) {
+		struct al_cause *c = &out->causes[i];
+
+		if (c->name[0] || c->pid < 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/comm", c->pid);
+		f = fopen(path, "re");
+		if (f) {
+			if (fgets(c->name, sizeof(c->name), f))
+				c->name[strcspn(c->name, "\n")] = '\0';
+			fclose(f);
+		}
+		if (!c->name[0])
+			snprintf(c->name, sizeof(c->name), "pid-%d", c->pid);
+	}
+}
+
+int
+al_trace_explain(struct al_trace *t, int64_t from_ns, int64_t to_ns, pid_t tid,
+		 struct al_spike *out)
+{
+	uint64_t addr[AL_SPIKE_CAUSES];
+	int rc;
+
+	if (!t || !out || to_ns < from_ns)
+		return -EINVAL;
+	rc = drain(t, to_ns);
+	if (rc)
+		return rc;
+	rc = al__trace_analyze(&t->ring, from_ns, to_ns, (int)tid, out, addr);
+	if (rc)
+		return rc;
+	name_timers(out, addr);
+	name_tasks(out);
+	return 0;
+}

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The flight recorder: an ftrace instance of our own on the measured CPU,
+ * read out after a late wake-up to name what delayed it (docs/trace.md).
+ *
+ * Lifecycle (none of it on the real-time path):
+ *
+ *	al_trace_open(&t, cpu, 0, err, sizeof(err))  before the audio thread starts
+ *	... the audio thread runs, pinned to cpu ...
+ *	al_trace_explain(t, boundary_ns, wake_ns, tid, &spike)  per late period,
+ *	                                                        from another thread
+ *	al_trace_close(t)                             on every exit path
+ *
+ * One struct al_trace is used by one thread at a time. Times are
+ * CLOCK_MONOTONIC ns (al_clock_now_ns()): the instance uses trace_clock
+ * "mono".
+ */
+#ifndef AL_TRACE_TRACE_H
+#define AL_TRACE_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "core/result.h"
+
+struct al_trace;
+
+/* The per-CPU ring buffer of the traced CPU when buffer_kb is 0. */
+#define AL_TRACE_BUFFER_KB_DEFAULT 2048
+#define AL_TRACE_BUFFER_KB_MIN 64
+#define AL_TRACE_BUFFER_KB_MAX (256 * 1024)
+/* Instances are named AL_TRACE_PREFIX "<pid>" (a second one "<pid>-<n>"). */
+#define AL_TRACE_PREFIX "audiolat-"
+
+/*
+ * As root: create an ftrace instance of our own (never the global
+ * buffer), trace_clock "mono", a fixed per-CPU buffer of buffer_kb on cpu
+ * (0: AL_TRACE_BUFFER_KB_DEFAULT; the other CPUs get the minimum), tracing
+ * limited to cpu (tracing_cpumask), in overwrite mode (the newest events
+ * are kept), with the events sched_switch, sched_waking, sched_wakeup,
+ * irq_handler_entry/exit, softirq_entry/exit and, where the kernel has
+ * them, hrtimer_expire_entry/exit, the x86 IRQ vector entry/exit events
+ * and preemptirq irq_disable/enable and preempt_disable/enable. Mounts
+ * tracefs when it is not mounted (and unmounts it at close). Removes the
+ * instances that processes now dead left behind (killed with SIGKILL).
+ *
+ * Returns 0 and *out, or -errno with one line in err (*out NULL):
+ * -EPERM not root (tracefs not writable); -ENOENT no tracefs;
+ * -ENOTSUP the kernel lacks instances or a required event;
+ * -EINVAL bad cpu or buffer_kb; -ENOMEM; other errors of tracefs.
+ */
+int al_trace_open(struct al_trace **out, int cpu, size_t buffer_kb, char *err, size_t err_size);
+
+/*
+ * Off the real-time path: read the traced CPU's events out of the kernel
+ * (into a history of about twice the buffer, so overlapping windows and
+ * calls in any order work while their events are still kept) and explain
+ * the delay of thread tid, whose period began at from_ns and which woke
+ * at to_ns. Fills out:
+ *   t_ns = from_ns (absolute: the caller rebases it to the run start),
+ *   latency_ns = to_ns - from_ns,
+ *   woken_ns / switched_in_ns: the last sched_waking (else sched_wakeup)
+ *     of tid and the last sched_switch to tid in the window, relative to
+ *     from_ns, -1 when not seen,
+ *   causes: what held the CPU from from_ns until tid got it (or to_ns),
+ *     each nanosecond charged once to the task running or the innermost
+ *     IRQ/softirq/timer callback on top of it, longest first, at most
+ *     AL_SPIKE_CAUSES; irqoff/preemptoff sections overlap the others,
+ *   truncated: events were lost in or before the window.
+ * Bounded: reads at most about twice the buffer per call, then works on
+ * the fixed-size history; no allocation.
+ * Returns 0; -ENODATA when nothing was recorded for the window (too old,
+ * or not yet read: call it after to_ns); -EINVAL; -EIO on a read error.
+ */
+int al_trace_explain(struct al_trace *t, int64_t from_ns, int64_t to_ns, pid_t tid,
+		     struct al_spike *out);
+
+/*
+ * Name the timer callbacks of spikes[0..n) ("0xffffffff8123abcd" as
+ * al_trace_explain leaves them) from /proc/kallsyms, in one pass: call it
+ * once after the run, not per spike (the file is large and slow to read).
+ * Addresses it cannot find stay as they are. Returns 0 or -errno.
+ */
+int al_trace_symbolize(struct al_spike *spikes, int n);
+
+/*
+ * Stop tracing, remove the instance (every setting was the instance's)
+ * and unmount tracefs if al_trace_open mounted it. Safe with NULL and on a
+ * half-opened trace; never leaves the instance behind.
+ */
+void al_trace_close(struct al_trace *t);
+
+/* The instance's name ("audiolat-1234"). */
+const char *al_trace_name(const struct al_trace *t);
+
+/* Events decoded and pages the kernel reported events missing from, so far. */
+uint64_t al_trace_events(const struct al_trace *t);
+uint64_t al_trace_lost_pages(const struct al_trace *t);
+
+#endif

@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# audiolat devices: the test's jackd and its ports, the ALSA PCM the test
+# defines (with its hint), the JSON document; usage errors.
+. "$(dirname "$0")/common.sh"
+need_backend jack libjack-jackd2-dev
+need_backend alsa libasound2-dev
+need_cmd jackd jackd2
+
+NAME=$(srv_name al-dev)
+start_jackd "$NAME" 256 48000 || server_failed "jackd -n $NAME starts"
+export JACK_DEFAULT_SERVER=$NAME
+jack_alsa_conf aldev system:playback_1 system:playback_2
+
+t_exit 0 "audiolat devices exits 0" "$AUDIOLAT" devices
+t_grep "$OUT" "^  server $NAME +running +48000 Hz, 256 frames per period" "the test's server, running"
+t_grep "$OUT" "^    system:playback_1 +input,physical,terminal +32 bit float mono audio" \
+	"its ports, with flags and type"
+t_grep "$OUT" "^    system:capture_2 +output,physical" "capture ports too"
+t_grep "$OUT" "^  aldev +playback,capture +audiolat test: JACK server $NAME" \
+	"the test's ALSA PCM with its hint"
+t_grep "$OUT" "^  null " "the null PCM of alsa.conf"
+
+D="$T_TMP/devices.json"
+t_exit 0 "--json FILE exits 0" "$AUDIOLAT" devices --json "$D"
+t_grep "$OUT" "^jack: " "--json FILE: the text still goes to stdout"
+jqt "schema audiolat.devices/1" '.schema == "audiolat.devices/1"' "$D"
+jqt "the jack backend lists the server" \
+	".backends[] | select(.backend == \"jack\") | .devices | any(.kind == \"jack-server\" and .name == \"$NAME\" and .detail == \"running\")" "$D"
+jqt "... and its port system:playback_2" \
+	'.backends[] | select(.backend == "jack") | .devices | any(.kind == "jack-port" and .name == "system:playback_2" and .description == "32 bit float mono audio")' "$D"
+jqt "the alsa backend lists aldev" \
+	'.backends[] | select(.backend == "alsa") | .devices | any(.kind == "alsa-pcm" and .name == "aldev")' "$D"
+jqt "sim is there, with no devices" \
+	'.backends[] | select(.backend == "sim") | .available and (.devices | length == 0)' "$D"
+
+t_exit 0 "-b alsa --json - exits 0" "$AUDIOLAT" devices -b alsa --json -
+jqt "only the alsa backend" '[.backends[].backend] == ["alsa"]' "$OUT"
+
+# the server gone: it is not listed as running any more
+stop_jackd
+t_exit 0 "with the server stopped, devices still exits 0" "$AUDIOLAT" devices -b jack
+t_true "the stopped server is not listed as running" \
+	bash -c "! grep -Eq '^  server $NAME +running' '$OUT'"
+if ls /dev/shm/jack_*_"$(id -u)"_0 >/dev/null 2>&1; then
+	t_skip "no server at all: 'no JACK server running'" "other JACK servers run on this machine"
+else
+	t_grep "$OUT" "no JACK server running" "no server at all: 'no JACK server running'"
+fi
+
+t_exit 2 "-b nosuch is a usage error" "$AUDIOLAT" devices -b nosuch
+t_grep "$ERR" "-b/--backend: unknown backend 'nosuch'" "... naming the option"
+t_exit 2 "an unknown option is a usage error" "$AUDIOLAT" devices --frobnicate
+t_exit 2 "an argument is a usage error" "$AUDIOLAT" devices extra
+t_exit 0 "--help exits 0" "$AUDIOLAT" devices --help
+t_grep "$OUT" "^usage: audiolat devices" "--help prints the usage"
+t_done

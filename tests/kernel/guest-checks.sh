@@ -1,0 +1,566 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The kernel-test guest's checks (busybox sh), run by /init as
+#   sh checks.sh NAME      exit 0 passed, 77 skipped ("SKIP: reason"), else failed
+#   sh checks.sh --list    "NAME TIMEOUT_S DESCRIPTION" per check, in order
+# Each check runs a real audiolat command on a real kernel driver and
+# asserts what was detected and what data arrived, never how fast: TCG
+# timing says nothing about hardware. "FAIL: ..." lines say what went
+# wrong, "INFO: ..." lines are figures the host log shows.
+# A check of a feature the binary under test lacks skips, and says so; the
+# binary itself is asked (audiolat --version lists backends, --help commands).
+
+AL=audiolat
+F=0
+fail() { echo "FAIL: $*"; F=1; }
+info() { echo "INFO: $*"; }
+skip() { echo "SKIP: $*"; exit 77; }
+finish() { exit "$F"; }
+
+# jcheck FILE [JQ OPTIONS] <<EOF, one assertion a line: "DESCRIPTION @@ JQ EXPR";
+# an assertion passes when EXPR is true, else its value is shown. A line
+# "info @@ EXPR" prints EXPR's value as INFO. One jq run per document (jq's
+# start-up costs about 0.3 s under TCG).
+jcheck() {
+	_f=$1
+	shift
+	_prog=$(awk '
+		function lit(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
+		{
+			i = index($0, " @@ ")
+			if (!i) next
+			d = substr($0, 1, i - 1); e = substr($0, i + 4)
+			sub(/^[ \t]+/, "", d)
+			if (d == "info")
+				printf "(try (\"INFO: \" + ((%s) | if type == \"string\" then . else tojson end)) catch \"INFO: (error)\"),\n", e
+			else
+				printf "((try (%s) catch \"error: \\(.)\") as $r | if $r == true then empty else \"FAIL: \" + %s + \" (jq: \" + %s + \" gave \" + ($r | tojson | .[0:300]) + \")\" end),\n", e, lit(d), lit(e)
+		}
+		END { print "empty" }')
+	if ! jq -r "$@" "$_prog" "$_f" >"$W/jcheck" 2>&1; then
+		fail "cannot check $_f as JSON: $(head -c 300 "$W/jcheck")"
+		return
+	fi
+	cat "$W/jcheck"
+	grep -q '^FAIL' "$W/jcheck" && F=1
+	return 0
+}
+
+# expect RC WANT... : RC is one of the WANT codes
+expect_rc() {
+	_rc=$1 _what=$2
+	shift 2
+	for _w in "$@"; do [ "$_rc" = "$_w" ] && return 0; done
+	fail "$_what exited $_rc, expected $*"
+	[ -s "$W/err" ] && sed 's/^/  stderr: /' "$W/err" | head -n 15
+	return 1
+}
+
+need_backend() { # NAME
+	_l=$($AL --version 2>/dev/null | grep '^backends:')
+	case " ${_l#backends:} " in
+	*" $1 "*) return 0 ;;
+	*" $1("*) skip "audiolat's $1 backend is built out ($_l)" ;;
+	*) skip "audiolat has no $1 backend (this build)" ;;
+	esac
+}
+
+need_command() { # NAME
+	$AL --help 2>/dev/null | grep -Eq "^  $1( |\$)" || skip "audiolat has no $1 command (this build)"
+}
+
+need_midi() { # SUBCOMMAND...
+	need_command midi
+	for _s in "$@"; do
+		$AL midi "$_s" --help >/dev/null 2>&1 || skip "audiolat has no midi $_s (this build)"
+	done
+}
+
+# "--no-db" where the subcommand saves its results in the database (nothing
+# to keep in the guest, and SQLite under emulation costs time); the answer
+# is kept in /tmp for the checks after this one
+nodb() { # SUBCOMMAND...
+	_c=/tmp/nodb-$(echo "$*" | tr ' ' -)
+	[ -f "$_c" ] || { $AL "$@" --help 2>/dev/null | grep -q -- '--no-db' && echo --no-db; } >"$_c"
+	cat "$_c"
+}
+
+# audiolat run / midi record / midi loop, with --no-db where there is one
+# shellcheck disable=SC2046
+al_run() { $AL run $(nodb run) "$@"; }
+# shellcheck disable=SC2046
+al_record() { $AL midi record $(nodb midi record) "$@"; }
+# shellcheck disable=SC2046
+al_loop() { $AL midi loop $(nodb midi loop) "$@"; }
+# the same to start with '&': the background shell becomes audiolat, so that
+# $! is audiolat's pid (SIGSTOP, SIGINT reach it, not a shell)
+# shellcheck disable=SC2046
+al_run_bg() { exec $AL run $(nodb run) "$@"; }
+# shellcheck disable=SC2046
+al_record_bg() { exec $AL midi record $(nodb midi record) "$@"; }
+
+# the card index of ID in /proc/asound/cards (" 2 [VirMIDI        ]: ...")
+card_index() {
+	sed -n "s/^ *\([0-9][0-9]*\) \[$1 *\].*/\1/p" /proc/asound/cards | head -n 1
+}
+
+# "CLIENT:PORT" of the sequencer port named NAME
+seq_port() {
+	awk -v name="\"$1\"" '
+		/^Client/ { c = $2 }
+		/^  Port/ && index($0, name) { print c ":" $2; exit }' /proc/asound/seq/clients
+}
+
+# wait until the rawmidi device CARD,DEV has an opened input (the recorder
+# is reading: virmidi drops sequencer events until its input is triggered)
+wait_rawmidi_input() {
+	_i=0
+	while [ $_i -lt 100 ]; do
+		awk '/^Input/ { i = 1 } i && /Owner PID/ { f = 1 } END { exit !f }' \
+			"/proc/asound/card$1/midi$2" 2>/dev/null && return 0
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	fail "nobody opened the input of rawmidi $1,$2 within 10 s"
+	return 1
+}
+
+# the preemption mode in force, as the kernel says it: "none (voluntary) full"
+kernel_preempt() {
+	sed -n 's/.*(\([a-z_]*\)).*/\1/p' /sys/kernel/debug/sched/preempt 2>/dev/null
+}
+
+# --- the checks ---------------------------------------------------------
+
+check_drivers() {
+	[ -s /tmp/modprobe.log ] && sed 's/^/  modprobe: /' /tmp/modprobe.log
+	grep -q failed /tmp/modprobe.log && fail "a driver did not load"
+	for id in Dummy Loopback VirMIDI; do
+		[ -n "$(card_index $id)" ] || fail "no $id card in /proc/asound/cards"
+	done
+	d=$(card_index Dummy) l=$(card_index Loopback) v=$(card_index VirMIDI)
+	for f in /dev/snd/controlC$d /dev/snd/pcmC${d}D0p /dev/snd/pcmC${d}D0c \
+		/dev/snd/pcmC${l}D0p /dev/snd/pcmC${l}D1c /dev/snd/midiC${v}D0 \
+		/dev/snd/midiC${v}D1 /dev/snd/seq /dev/snd/timer; do
+		[ -c "$f" ] || fail "no device node $f"
+	done
+	grep -q '"Midi Through"' /proc/asound/seq/clients || fail "no Midi Through client"
+	for p in 0 1; do
+		[ -n "$(seq_port "VirMIDI $v-$p")" ] || fail "no sequencer port VirMIDI $v-$p"
+	done
+	info "cards: $(sed -n 's/^ *\([0-9]*\) \[\([A-Za-z]*\) *\].*/\1 \2/p' /proc/asound/cards | tr '\n' ' ')"
+	info "VirMIDI seq ports: $(seq_port "VirMIDI $v-0") $(seq_port "VirMIDI $v-1"), preempt: $(kernel_preempt)"
+	finish
+}
+
+# a known pattern through snd-aloop with aplay/arecord: the driver works
+check_aloop_crosscheck() {
+	# 16 bytes = 4 stereo S16 frames, repeated for 0.5 s
+	i=0
+	printf '\001\002\003\004\005\006\007\010\011\012\013\014\015\016\017\020' >"$W/p"
+	while [ $i -lt 11 ]; do cat "$W/p" "$W/p" >"$W/q" && mv "$W/q" "$W/p"; i=$((i + 1)); done
+	played=2048 # 16 << 11 bytes: 32768 bytes, 8192 frames, 2048 patterns
+	arecord -q -D hw:Loopback,1,0 -t raw -f S16_LE -c 2 -r 48000 -d 10 "$W/c" 2>"$W/err" &
+	rpid=$!
+	sleep 0.3
+	aplay -q -D hw:Loopback,0,0 -t raw -f S16_LE -c 2 -r 48000 "$W/p" 2>>"$W/err"
+	expect_rc $? "aplay" 0
+	sleep 0.2
+	kill -INT $rpid
+	wait $rpid
+	expect_rc $? "arecord" 0 1 130
+	got=$(od -An -tx1 -v "$W/c" | tr -d ' \n' | grep -o 0102030405060708090a0b0c0d0e0f10 | wc -l)
+	info "aplay -> arecord through hw:Loopback: $got of $played patterns back"
+	[ "$got" -ge $((played * 9 / 10)) ] || fail "only $got of $played patterns came back"
+	finish
+}
+
+# amidi into a virmidi rawmidi device reaches its sequencer port (aseqdump)
+check_virmidi_crosscheck() {
+	v=$(card_index VirMIDI)
+	port=$(seq_port "VirMIDI $v-0")
+	aseqdump -p "$port" >"$W/dump" 2>&1 &
+	dpid=$!
+	sleep 0.5
+	amidi -p "hw:$v,0" -S '90 3C 40 80 3C 00 B0 07 64' 2>"$W/err"
+	expect_rc $? "amidi" 0
+	sleep 0.5
+	kill -INT $dpid
+	wait $dpid
+	grep -q 'Note on.*note 60, velocity 64' "$W/dump" || fail "aseqdump saw no note-on"
+	grep -q 'Note off.*note 60' "$W/dump" || fail "aseqdump saw no note-off"
+	grep -q 'Control change.*controller 7, value 100' "$W/dump" || fail "aseqdump saw no control change"
+	[ $F -eq 0 ] || sed 's/^/  aseqdump: /' "$W/dump" | head -n 10
+	finish
+}
+
+check_check() {
+	$AL check --json "$W/c.json" >"$W/out" 2>"$W/err"
+	expect_rc $? "audiolat check" 0 3
+	# the mode in force, as the kernel says it (PREEMPT_DYNAMIC kernels)
+	mode=$(kernel_preempt)
+	jcheck "$W/c.json" --arg m "$mode" <<'EOF'
+schema audiolat.check/1 @@ .schema == "audiolat.check/1"
+the counts add up @@ .ok + .warn + .fail + .skip == (.checks | length)
+the preempt check has a result @@ [.checks[] | select(.id == "preempt" and .status != "skip" and (.message | length) > 0)] | length == 1
+the preempt check names the kernel's mode @@ $m == "" or (.checks[] | select(.id == "preempt") | .message | test($m))
+info @@ "ok \(.ok) warn \(.warn) fail \(.fail) skip \(.skip); preempt: " + (.checks[] | select(.id == "preempt") | .message)
+EOF
+	finish
+}
+
+check_run_sim() {
+	al_run -d 1s -q --json "$W/s.json" >"$W/out" 2>"$W/err"
+	expect_rc $? "audiolat run -b sim" 0
+	jcheck "$W/s.json" --arg r "$(uname -r)" --arg m "$(kernel_preempt)" <<'EOF'
+schema audiolat.run/1 @@ .schema == "audiolat.run/1"
+config.backend is sim @@ .config.backend == "sim"
+periods were measured @@ .total.periods > 0 and .total.wake_latency_ns.count > 0
+system.kernel_release is the guest's @@ .system.kernel_release == $r
+system.preempt is the kernel's mode @@ $m == "" or .system.preempt == $m
+info @@ "sim: \(.total.periods) periods, realtime \(.realtime), preempt \(.system.preempt)"
+EOF
+	cp "$W/s.json" /tmp/ref-sim.json
+	finish
+}
+
+check_devices() {
+	need_command devices
+	$AL devices >"$W/out" 2>"$W/err"
+	expect_rc $? "audiolat devices" 0
+	for id in Dummy Loopback; do
+		grep -q "hw:CARD=$id" "$W/out" || fail "audiolat devices does not list hw:CARD=$id"
+	done
+	[ $F -eq 0 ] || sed 's/^/  devices: /' "$W/out" | head -n 30
+	$AL devices --json "$W/d.json" >/dev/null 2>"$W/err"
+	expect_rc $? "audiolat devices --json" 0
+	jcheck "$W/d.json" <<'EOF'
+schema audiolat.devices/1 @@ .schema == "audiolat.devices/1"
+the JSON names the Dummy PCM @@ [.. | strings | select(test("CARD=Dummy"))] | length > 0
+the JSON names both Loopback PCMs @@ [.. | strings | select(test("^hw:CARD=Loopback,DEV=[01]$"))] | unique | length == 2
+info @@ [.backends[] | "\(.backend): \(.devices | length)"] | join(", ")
+EOF
+	finish
+}
+
+# VirMIDI has no PCM: it shows where devices lists MIDI ports too
+check_devices_midi() {
+	need_command devices
+	$AL devices --help 2>/dev/null | grep -qi 'midi' ||
+		skip "audiolat devices lists no MIDI ports (this build: devices --help names none)"
+	$AL devices >"$W/out" 2>"$W/err"
+	expect_rc $? "audiolat devices" 0
+	grep -q VirMIDI "$W/out" || fail "audiolat devices does not list VirMIDI"
+	[ $F -eq 0 ] || sed 's/^/  devices: /' "$W/out" | head -n 30
+	finish
+}
+
+# the reference for "the same JSON as everywhere": a sim run in this guest
+ref_sim() {
+	[ -s /tmp/ref-sim.json ] || al_run -d 200ms -q --json /tmp/ref-sim.json >/dev/null 2>&1
+	[ -s /tmp/ref-sim.json ] || fail "no sim run to compare the JSON with"
+}
+
+# the assertions every audiolat run -b alsa document passes, as jcheck lines:
+# $dev the device; $ref[0] the sim run (a backend may add keys, never drop one)
+# shellcheck disable=SC2016
+ALSA_RUN_CHECKS='schema audiolat.run/1 @@ .schema == "audiolat.run/1"
+config.backend is alsa @@ .config.backend == "alsa"
+config.device is the device asked for @@ .config.device == $dev
+periods were measured @@ .total.periods > 0 and .total.wake_latency_ns.count > 0
+intervals were measured @@ .total.interval_ns.count > 0 and .total.interval_ns.min > 0
+the run ran to its end @@ .duration_ns > 0 and .interrupted == false
+the top-level keys of a sim run are all there @@ (($ref[0] | keys) - keys) | if . == [] then true else . end
+the keys of total are those of a sim run @@ (($ref[0].total | keys) - (.total | keys)) | if . == [] then true else . end
+the keys of config are those of a sim run @@ (($ref[0].config | keys) - (.config | keys)) | if . == [] then true else . end'
+
+check_alsa_playback() {
+	need_backend alsa
+	ref_sim
+	al_run -b alsa -D hw:Dummy -d 1s -q --json "$W/p.json" >"$W/out" 2>"$W/err"
+	expect_rc $? "audiolat run -b alsa -D hw:Dummy" 0
+	jcheck "$W/p.json" --arg dev hw:Dummy --slurpfile ref /tmp/ref-sim.json <<EOF
+$ALSA_RUN_CHECKS
+info @@ "hw:Dummy playback: \(.total.periods) periods, \(.total.xruns) xruns, realtime \(.realtime)"
+EOF
+	finish
+}
+
+check_alsa_capture() {
+	need_backend alsa
+	ref_sim
+	al_run -b alsa -D hw:Dummy --capture -d 1s -q --json "$W/c.json" >"$W/out" 2>"$W/err"
+	expect_rc $? "audiolat run -b alsa -D hw:Dummy --capture" 0
+	jcheck "$W/c.json" --arg dev hw:Dummy --slurpfile ref /tmp/ref-sim.json <<EOF
+$ALSA_RUN_CHECKS
+the JSON records the capture direction @@ .cmdline | test("--capture")
+info @@ "hw:Dummy capture: \(.total.periods) periods, \(.total.xruns) xruns"
+EOF
+	finish
+}
+
+# stopped for 300 ms: the kernel's pointers run on, the run sees xrun(s)
+check_alsa_xrun() {
+	need_backend alsa
+	ref_sim
+	al_run_bg -b alsa -D hw:Dummy -d 2s -v --no-histogram --json "$W/x.json" >"$W/out" 2>"$W/err" &
+	pid=$!
+	sleep 0.8
+	kill -STOP $pid
+	sleep 0.3
+	kill -CONT $pid
+	wait $pid
+	expect_rc $? "the stopped run" 0
+	# validated durations: no zero, negative or epoch-sized ones, all inside
+	# the run. The stop's xrun counts from when the kernel noticed it (its
+	# trigger time stamp, "at least" as aplay says): a guest starved by a
+	# busy host notices late, so it is asserted to 50 ms, not 300
+	# (about 310 ms on a quiet host, 110 ms seen at a load average of 65)
+	jcheck "$W/x.json" --arg dev hw:Dummy --slurpfile ref /tmp/ref-sim.json <<EOF
+$ALSA_RUN_CHECKS
+at least one xrun @@ .total.xruns >= 1 and (.xrun_events | length) >= 1
+every xrun duration is positive @@ [.xrun_events[] | select(.duration_ns <= 0)] | if . == [] then true else .[0:3] end
+every xrun duration is shorter than the run @@ .duration_ns as \$d | [.xrun_events[] | select(.duration_ns >= \$d)] | if . == [] then true else .[0:3] end
+every xrun lies inside the run @@ .duration_ns as \$d | [.xrun_events[] | select(.t_ns < 0 or .t_ns > \$d)] | if . == [] then true else {duration_ns: \$d, outside: .[0:3]} end
+the 300 ms stop shows as an xrun of at least 50 ms @@ [.xrun_events[].duration_ns] | max >= 50000000
+info @@ "\(.total.xruns) xruns (TCG misses short periods), the longest: " + ([.xrun_events[].duration_ns] | sort | reverse | .[0:3] | map("\(. / 1000 | floor / 1000) ms") | join(", "))
+EOF
+	grep -q 'underrun!!! (at least [0-9.]* ms long)' "$W/out" || fail "-v printed no aplay-style underrun line"
+	finish
+}
+
+# snd-aloop: playback on hw:Loopback,0,0 while capture runs on hw:Loopback,1,0
+check_alsa_loopback() {
+	need_backend alsa
+	ref_sim
+	al_run_bg -b alsa -D hw:Loopback,1,0 --capture -d 3s -q --json "$W/c.json" >"$W/cout" 2>"$W/cerr" &
+	cpid=$!
+	sleep 0.8
+	al_run -b alsa -D hw:Loopback,0,0 -d 1s -q --json "$W/p.json" >"$W/out" 2>"$W/err"
+	expect_rc $? "playback on hw:Loopback,0,0" 0
+	wait $cpid
+	crc=$?
+	cp "$W/cerr" "$W/err"
+	expect_rc $crc "capture on hw:Loopback,1,0" 0
+	jcheck "$W/p.json" --arg dev hw:Loopback,0,0 --slurpfile ref /tmp/ref-sim.json <<EOF
+$ALSA_RUN_CHECKS
+info @@ "playback: \(.total.periods) periods"
+EOF
+	jcheck "$W/c.json" --arg dev hw:Loopback,1,0 --slurpfile ref /tmp/ref-sim.json <<EOF
+$ALSA_RUN_CHECKS
+info @@ "capture: \(.total.periods) periods"
+EOF
+	finish
+}
+
+# 4 periods: with 2, snd-aloop's 4 ms (jiffies) timer under TCG leaves the
+# playback side no time to refill (xruns, no reading)
+roundtrip_once() { # JSON
+	$AL roundtrip -b alsa -D hw:Loopback,0,0 --capture-device hw:Loopback,1,0 -P 256 -n 4 \
+		-d 2s --json "$1" >"$W/out" 2>"$W/err"
+}
+
+# snd-aloop copies what is played into the capture buffer: with the two
+# streams linked, the loop delays by exactly the playback buffer, every run
+check_roundtrip() {
+	need_backend alsa
+	need_command roundtrip
+	roundtrip_once "$W/r1.json"
+	expect_rc $? "audiolat roundtrip (1st)" 0
+	roundtrip_once "$W/r2.json"
+	expect_rc $? "audiolat roundtrip (2nd)" 0
+	jcheck "$W/r2.json" <<'EOF'
+2nd run: schema audiolat.roundtrip/1 @@ .schema == "audiolat.roundtrip/1"
+2nd run: a valid, non-inverted reading @@ .valid == true and .inverted == false
+EOF
+	jcheck "$W/r1.json" --slurpfile b "$W/r2.json" <<'EOF'
+schema audiolat.roundtrip/1 @@ .schema == "audiolat.roundtrip/1"
+a valid, non-inverted reading @@ .valid == true and .inverted == false
+the streams were linked @@ .linked == true
+the delay is the playback buffer, 4 x 256 frames (to 0.01 frame) @@ (.delay_frames - 1024) | fabs < 0.01
+the delay is the same in both runs (to 0.01 frame) @@ (.delay_frames - $b[0].delay_frames) | fabs < 0.01
+the readings agree (stddev under 0.01 frame) @@ .stddev_frames < 0.01
+info @@ "delay \(.delay_frames) frames (\(.delay_ms) ms), stddev \(.stddev_frames), extra \(.extra_frames); 2nd run \($b[0].delay_frames) frames"
+EOF
+	finish
+}
+
+# wait until the sequencer port NAME has a subscriber reading from it
+wait_seq_reader() {
+	_i=0
+	while [ $_i -lt 100 ]; do
+		awk -v name="\"$1\"" '
+			/^Client/ || /^  Port/ { p = 0 }
+			/^  Port/ && index($0, name) { p = 1 }
+			p && /Connecting To/ { f = 1 }
+			END { exit !f }' /proc/asound/seq/clients && return 0
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	fail "nobody subscribed to the sequencer port $1 within 10 s"
+	return 1
+}
+
+# the recorder ran until interrupted: give the last message time to arrive,
+# then SIGINT (a clean end: the JSON is written, exit 0)
+stop_recorder() { # PID
+	sleep 0.5
+	kill -INT "$1"
+	wait "$1"
+}
+
+# midi send's count of messages from its summary line (sent=N)
+sent_count() {
+	sed -n 's/^summary: .* sent=\([0-9]*\) .*/\1/p' "$1" | head -n 1
+}
+
+# record JSON against send's count: every message sent arrived
+midi_record_checks() { # JSON SENT
+	jcheck "$1" --argjson sent "${2:-0}" <<'EOF'
+schema audiolat.midi/1 @@ .schema == "audiolat.midi/1"
+the sender sent something @@ $sent > 0
+every message sent arrived @@ .source.received == $sent
+every message sent was analysed (--events all) @@ .events == $sent
+info @@ "sent \($sent), received \(.source.received), time stamps: \(.source.timestamp_source)"
+EOF
+}
+
+# rawmidi with framing time stamps, fed through the sequencer at 10 Hz:
+# sequencer events to VirMIDI's port come out of its rawmidi input
+check_midi_rawmidi() {
+	need_midi record send
+	v=$(card_index VirMIDI)
+	port=$(seq_port "VirMIDI $v-0")
+	al_record_bg --api rawmidi --port "hw:$v,0" --events all -d 15s -o "$W/r.mid" \
+		--json "$W/r.json" -q >"$W/rout" 2>"$W/rerr" &
+	rpid=$!
+	# trap 2: virmidi drops sequencer events until its input was polled or read
+	wait_rawmidi_input "$v" 0
+	sleep 0.3
+	# 1525 ms: the end falls between two messages, not on one
+	$AL midi send --api seq --port "$port" --rate 10 -d 1525ms >"$W/out" 2>"$W/err"
+	expect_rc $? "audiolat midi send --api seq --port $port" 0
+	sent=$(sent_count "$W/out")
+	stop_recorder $rpid
+	rrc=$?
+	cp "$W/rerr" "$W/err"
+	expect_rc $rrc "audiolat midi record --api rawmidi" 0
+	midi_record_checks "$W/r.json" "$sent"
+	# framing, not read time: the kernel stamped each message (trap 1)
+	jcheck "$W/r.json" <<'EOF'
+the JSON says the kernel's framing time stamps were used @@ .source.timestamp_source == "rawmidi-framing-monotonic"
+EOF
+	[ -s "$W/r.mid" ] || fail "no MIDI file written (-o)"
+	finish
+}
+
+# seq: rawmidi writes into a virmidi device come out of its sequencer port
+check_midi_seq() {
+	need_midi record send
+	v=$(card_index VirMIDI)
+	port=$(seq_port "VirMIDI $v-0")
+	al_record_bg --api seq --port "$port" --events all -d 15s --json "$W/r.json" -q \
+		>"$W/rout" 2>"$W/rerr" &
+	rpid=$!
+	wait_seq_reader "VirMIDI $v-0"
+	sleep 0.3
+	$AL midi send --api rawmidi --port "hw:$v,0" --rate 10 -d 1525ms >"$W/out" 2>"$W/err"
+	expect_rc $? "audiolat midi send --api rawmidi --port hw:$v,0" 0
+	sent=$(sent_count "$W/out")
+	stop_recorder $rpid
+	rrc=$?
+	cp "$W/rerr" "$W/err"
+	expect_rc $rrc "audiolat midi record --api seq" 0
+	midi_record_checks "$W/r.json" "$sent"
+	finish
+}
+
+# a loop through two virmidi devices connected in the sequencer: rawmidi
+# out of VirMIDI-0 -> its seq port -> VirMIDI-1's seq port -> its rawmidi in
+check_midi_loop() {
+	need_midi loop
+	v=$(card_index VirMIDI)
+	a=$(seq_port "VirMIDI $v-0")
+	b=$(seq_port "VirMIDI $v-1")
+	aconnect "$a" "$b" 2>"$W/err"
+	expect_rc $? "aconnect $a $b" 0
+	# --gap: a probe every few ms, not thousands a second (the results
+	# would overflow audiolat's buffer whenever TCG stalls the reader)
+	al_loop --api rawmidi --out "hw:$v,0" --in "hw:$v,1" --gap 5ms -d 2s --json "$W/l.json" -q \
+		>"$W/out" 2>"$W/err"
+	expect_rc $? "audiolat midi loop --api rawmidi" 0
+	aconnect -d "$a" "$b"
+	jcheck "$W/l.json" <<'EOF'
+schema audiolat.midi-loop/1 @@ .schema == "audiolat.midi-loop/1"
+probes came round the loop @@ .sent > 0 and .echoed > 0
+no probe was lost (trap 2: the input polled before the first probe) @@ .lost == 0
+every probe is accounted for: echoed, lost or dropped (one may be in flight at the end) @@ .sent - .echoed - .lost - .source.dropped <= 1
+nothing unexpected came in @@ .unexpected == 0
+info @@ "sent \(.sent), echoed \(.echoed), lost \(.lost), dropped \(.source.dropped)"
+EOF
+	finish
+}
+
+# seed 002's setup: a 10 Hz note stream into a virmidi device, recorded by
+# arecordmidi from its sequencer port; midi analyze reads the file
+check_midi_analyze() {
+	need_midi analyze send
+	v=$(card_index VirMIDI)
+	port=$(seq_port "VirMIDI $v-0")
+	arecordmidi -p "$port" "$W/a.mid" 2>"$W/err" &
+	apid=$!
+	wait_seq_reader "VirMIDI $v-0"
+	# 11 note-ons (0 to 1 s) and 10 note-offs; the end between two messages
+	$AL midi send --api rawmidi --port "hw:$v,0" --rate 10 -d 1025ms >"$W/out" 2>"$W/err"
+	expect_rc $? "audiolat midi send --api rawmidi --port hw:$v,0" 0
+	sent=$(sent_count "$W/out")
+	sleep 0.3
+	kill -INT $apid
+	wait $apid
+	[ -s "$W/a.mid" ] || fail "arecordmidi wrote no file"
+	$AL midi analyze "$W/a.mid" --json "$W/a.json" >"$W/out" 2>"$W/err"
+	expect_rc $? "audiolat midi analyze" 0
+	jcheck "$W/a.json" --argjson sent "${sent:-0}" <<'EOF'
+schema audiolat.midi/1 @@ .schema == "audiolat.midi/1"
+the sender sent note-ons and note-offs @@ $sent > 1
+every note-on sent is in the file @@ .events == (($sent + 1) / 2 | floor)
+every message sent is in the file @@ .source.file_events >= $sent
+the file's resolution is given (arecordmidi: 384 ticks a quarter at 120 bpm) @@ .tick_ns == 1302083
+info @@ "sent \($sent) messages; \(.events) note-ons in the file, median delta \(.interval_ns / 1e6) ms, tick \(.tick_ns) ns"
+EOF
+	finish
+}
+
+# --- NAME TIMEOUT_S DESCRIPTION, in the order they run ------------------
+list() {
+	cat <<'EOF'
+drivers 20 the guest kernel has the Dummy, Loopback and VirMIDI cards, the sequencer and Midi Through
+aloop_crosscheck 20 alsa-utils: a byte pattern played into hw:Loopback,0,0 comes back on hw:Loopback,1,0
+virmidi_crosscheck 20 alsa-utils: amidi into a VirMIDI device reaches its sequencer port (aseqdump)
+check 30 audiolat check on the guest kernel: exit 0 or 3, valid JSON, the preempt model read
+run_sim 20 audiolat run -b sim in the guest (baseline)
+devices 20 audiolat devices lists the Dummy and Loopback PCMs
+devices_midi 20 audiolat devices lists the VirMIDI ports
+alsa_playback 20 audiolat run -b alsa -D hw:Dummy: periods measured, the same JSON as sim
+alsa_capture 20 audiolat run -b alsa -D hw:Dummy --capture: periods measured, the same JSON as sim
+alsa_xrun 20 audiolat run -b alsa -D hw:Dummy stopped for 300 ms: xrun(s) with validated durations
+alsa_loopback 20 audiolat run -b alsa: playback on hw:Loopback,0,0 while capture runs on hw:Loopback,1,0
+roundtrip 30 audiolat roundtrip -b alsa hw:Loopback,0,0 -> hw:Loopback,1,0: the delay is the buffer, the same in two runs
+midi_rawmidi 20 audiolat midi record --api rawmidi on VirMIDI (framing stamps) fed by midi send through the sequencer at 10 Hz
+midi_seq 20 audiolat midi record --api seq on a VirMIDI sequencer port fed by midi send --api rawmidi
+midi_loop 20 audiolat midi loop through two VirMIDI devices connected in the sequencer (aconnect)
+midi_analyze 20 audiolat midi analyze on a file arecordmidi recorded from VirMIDI, fed by midi send at 10 Hz
+EOF
+}
+
+case ${1:-} in
+--list) list ;;
+'') echo "usage: checks.sh NAME | --list" >&2; exit 2 ;;
+*)
+	name=$1
+	list | grep -q "^$name " || { echo "FAIL: no check $name"; exit 1; }
+	W=/tmp/w-$name
+	mkdir -p "$W"
+	cd "$W" || exit 1
+	"check_$name"
+	;;
+esac

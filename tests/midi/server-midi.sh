@@ -1,0 +1,145 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# audiolat midi on a jackd (dummy driver) this test starts and stops:
+# send -> record at 10 Hz through a JACK connection (the events, their
+# interval and jitter; the -o file analyzes back to the same figures),
+# loop through audiolat's thru client (latencies, 0 lost), record under a
+# hackbench load, and the result saved in a results database.
+# Timing assertions only check what was detected, with wide margins.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../servers.sh"
+command -v jq >/dev/null || t_skip_all "jq not installed (scripts/packages.txt)"
+command -v jackd >/dev/null || t_skip_all "jackd not installed (jackd2, scripts/packages.txt)"
+"$AUDIOLAT" midi send --help >/dev/null || t_skip_all "audiolat has no midi command"
+
+jqt() { # DESC FILTER FILE
+	t_true "$1" jq -e "$2" "$3"
+}
+
+NAME=$(srv_name al-midi)
+if ! start_jackd "$NAME" 256 48000; then
+	t_result 1 "jackd -n $NAME (dummy driver) starts (${SRV_WHY:-})"
+	t_done
+	exit 1
+fi
+export JACK_DEFAULT_SERVER=$NAME JACK_NO_START_SERVER=1
+# SCHED_FIFO for the sender where permitted (CI runs as root): a busy
+# machine then delays it less; the assertions hold either way
+PRIO=()
+chrt -f 10 true 2>/dev/null && PRIO=(-p 10)
+# our background clients go first, then servers.sh's trap (the server)
+BG=()
+eval "set -- $(trap -p EXIT)"
+_prev_exit=${3:-}
+trap 'for p in "${BG[@]}"; do kill "$p" 2>/dev/null; done; eval "$_prev_exit"' EXIT
+
+# wait_port PORT: up to 10 s for a JACK port to appear
+wait_port() {
+	local i
+	for i in $(seq 100); do
+		jack_lsp -s "$NAME" 2>/dev/null | grep -qx "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# ---- send -> record at 10 Hz ----
+R="$T_TMP/rec.json"
+M="$T_TMP/rec.mid"
+"$AUDIOLAT" midi record -d 5 --interval 100ms -o "$M" --json "$R" --no-db -q \
+	>"$T_TMP/rec.out" 2>"$T_TMP/rec.err" &
+REC=$!
+BG+=($REC)
+t_true "record's port audiolat-record:in appears" wait_port audiolat-record:in
+t_exit 0 "send at 10 Hz for 3 s into it: exit 0" \
+	"$AUDIOLAT" midi send --port audiolat-record:in -d 3 "${PRIO[@]}" -q
+t_grep "$OUT" "^summary: api=jack rate_hz=10 sent=[0-9]+ errors=0 " "send's summary line"
+wait $REC
+t_result $? "record exits 0"
+cp "$T_TMP/rec.err" "$ERR"
+jqt "schema audiolat.midi/1, kind record, api jack" \
+	'.schema == "audiolat.midi/1" and .kind == "record" and .config.backend == "jack"' "$R"
+jqt "about 10 events a second: 20..40 note-ons in 3 s" '.events >= 20 and .events <= 40' "$R"
+jqt "a note-off for every note-on received too (2 messages each)" \
+	'.source.received >= 2 * .events - 2 and .source.received <= 2 * .events + 2' "$R"
+jqt "the interval given is kept" '.interval_ns == 100000000 and .interval_auto == false' "$R"
+jqt "mean delta about 100 ms (90..110)" '.delta_mean_ns > 90000000 and .delta_mean_ns < 110000000' "$R"
+jqt "median delta about 100 ms (95..105)" '.delta_median_ns > 95000000 and .delta_median_ns < 105000000' "$R"
+jqt "jitter fields present and finite" \
+	'[.jitter_max_ns, .jitter_abs_max_ns, .jitter_mean_abs_ns, .delta_stddev_ns, .delta_p99_ns] | all(type == "number")' "$R"
+jqt "jitter_max = delta_max - interval" '.jitter_max_ns == .delta_max_ns - .interval_ns' "$R"
+jqt "max |delta - interval| >= both sides" \
+	'.jitter_abs_max_ns >= .jitter_max_ns and .jitter_abs_max_ns >= .interval_ns - .delta_min_ns' "$R"
+jqt "the histogram holds every delta" '.histogram.count == .deltas and .deltas == .events - 1' "$R"
+jqt "timestamps: JACK frame times, JACK's clock identified" \
+	'.source.timestamp_source == "jack-frame-time" and (.source.jack_clock | test("^CLOCK_MONOTONIC"))' "$R"
+jqt "the JACK side: rate, period, cycles, callback wake-up" \
+	'.source.rate == 48000 and .source.period_frames == 256 and .source.cycles > 100 and .source.callback_wake_ns.count > 100' "$R"
+jqt "1 us resolution" '.tick_ns == 1000' "$R"
+jqt "no messages dropped" '.source.dropped == 0' "$R"
+
+t_exit 0 "analyze the recorded file" "$AUDIOLAT" midi analyze "$M" --interval 100ms --json "$T_TMP/ana.json" -q
+t_true "analyze gives back the same figures" jq -e --slurpfile a "$T_TMP/ana.json" \
+	'[.events, .delta_min_ns, .delta_max_ns, .delta_mean_ns, .delta_median_ns, .delta_stddev_ns, .delta_p99_ns, .jitter_max_ns, .jitter_abs_max_ns, .jitter_mean_abs_ns, .tick_ns] ==
+	 [$a[0] | .events, .delta_min_ns, .delta_max_ns, .delta_mean_ns, .delta_median_ns, .delta_stddev_ns, .delta_p99_ns, .jitter_max_ns, .jitter_abs_max_ns, .jitter_mean_abs_ns, .tick_ns]' "$R"
+jqt "the file: 1000 ticks per quarter (1 us a tick)" '.source.ticks_per_quarter == 1000 and .tick_ns == 1000' "$T_TMP/ana.json"
+
+# ---- loop through a JACK connection (audiolat's thru client) ----
+"$AUDIOLAT" midi thru -q >"$T_TMP/thru.out" 2>&1 &
+THRU=$!
+BG+=($THRU)
+t_true "thru's ports appear" wait_port audiolat-thru:out
+L="$T_TMP/loop.json"
+t_exit 0 "loop 200 probes through the thru client: exit 0" \
+	"$AUDIOLAT" midi loop --out audiolat-thru:in --in audiolat-thru:out -n 200 --timeout 3s \
+	--json "$L" --no-db
+t_grep "$OUT" "^summary: api=jack sent=[0-9]+ echoed=200 lost=0 latency_min_ns=" "loop's summary line"
+jqt "schema audiolat.midi-loop/1" '.schema == "audiolat.midi-loop/1" and .kind == "loop"' "$L"
+jqt "200 echoed, 0 lost, none unexpected" '.echoed == 200 and .lost == 0 and .unexpected == 0' "$L"
+jqt "latencies reported: 0 < min <= mean <= p99 <= max" \
+	'.latency_min_ns > 0 and .latency_min_ns <= .latency_mean_ns and .latency_mean_ns <= .latency_p99_ns and .latency_p99_ns <= .latency_max_ns' "$L"
+jqt "at least a period in frames (JACK MIDI crosses a cycle)" '.latency_frames_min >= 256' "$L"
+jqt "peak-to-peak jitter = max - min; mean absolute jitter present" \
+	'.jitter_peak_ns == .latency_max_ns - .latency_min_ns and (.jitter_mean_abs_ns | type == "number")' "$L"
+jqt "the histogram holds every echo" '.histogram.count == 200' "$L"
+jqt "the wall-clock round trip (callback to callback) too" \
+	'.wall_latency_ns.count == 200 and .wall_latency_ns.min <= .wall_latency_ns.max' "$L"
+
+t_exit 0 "loop straight from our output to our input (a feedback connection)" \
+	"$AUDIOLAT" midi loop --out audiolat-loop:in --in audiolat-loop:out -n 50 --timeout 3s \
+	--json "$T_TMP/self.json" --no-db -q
+jqt "the self-loop: 50 echoed, 0 lost, at least a period" \
+	'.echoed == 50 and .lost == 0 and .latency_frames_min >= 256' "$T_TMP/self.json"
+
+# ---- record under load ----
+if "$AUDIOLAT" load --help >/dev/null 2>&1; then
+	"$AUDIOLAT" midi record -d 3 --load hackbench:3s --groups 2 --loops 20 --interval 100ms \
+		--json "$T_TMP/load.json" --db "$T_TMP/results.db" \
+		>"$T_TMP/load.out" 2>"$T_TMP/load.err" &
+	REC=$!
+	BG+=($REC)
+	wait_port audiolat-record:in
+	"$AUDIOLAT" midi send --port audiolat-record:in -d 2.5 "${PRIO[@]}" -q >/dev/null 2>&1
+	wait $REC
+	t_result $? "record --load hackbench:3s exits 0"
+	cp "$T_TMP/load.err" "$ERR"
+	jqt "the hackbench phase is reported with its load" \
+		'(.phases | length) == 1 and .phases[0].name == "hackbench" and (.phases[0].load | test("hackbench")) and .config.load == "hackbench:3s"' \
+		"$T_TMP/load.json"
+	jqt "events recorded under load (10..35)" '.events >= 10 and .events <= 35 and .phases[0].events == .events' \
+		"$T_TMP/load.json"
+	t_grep "$T_TMP/load.err" "^saved as .* \($T_TMP/results.db\)" "the result was saved in the results database"
+	t_exit 0 "history lists it" "$AUDIOLAT" history --db "$T_TMP/results.db"
+	t_grep "$OUT" "midi" "... as a MIDI result"
+else
+	t_skip "record --load hackbench" "audiolat has no load command yet"
+fi
+
+t_exit 2 "a JACK port that does not exist" "$AUDIOLAT" midi record --port nosuch:port -d 1 --no-db
+t_grep "$ERR" "jack: no port 'nosuch:port'" "... named"
+kill "$THRU" 2>/dev/null
+wait "$THRU" 2>/dev/null
+stop_jackd
+t_exit 4 "no JACK server: exit 4" "$AUDIOLAT" midi record -d 1 --no-db
+t_grep "$ERR" "^audiolat midi: record: jack: no JACK server '$NAME' running" "... one clear line"
+t_done

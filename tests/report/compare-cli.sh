@@ -1,0 +1,141 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# audiolat compare on synthetic results (gen-result, seeded): a planted
+# difference is reported as worse or better, results drawn from the same
+# distribution show no significant difference; text, Markdown, JSON,
+# HTML; database ids; exit codes.
+# $1: gen-result, the synthetic result generator.
+. "$(dirname "$0")/../lib.sh"
+GEN=${1:?gen-result}
+T=$T_TMP
+t_eq() { # DESC GOT WANT
+	[ "$2" = "$3" ] || echo "# got '$2', expected '$3'"
+	t_result $([ "$2" = "$3" ] && echo 0 || echo 1) "$1"
+}
+
+# A and B from the same distribution, C 40 % slower, D 40 % faster
+"$GEN" --seed 11 --duration 20 -o "$T/a.json"
+"$GEN" --seed 12 --duration 20 -o "$T/b.json"
+"$GEN" --seed 13 --duration 20 --scale 1.4 --label "patched | v2" -o "$T/c.json"
+"$GEN" --seed 14 --duration 20 --scale 0.6 -o "$T/d.json"
+
+t_exit 0 "compare four results" "$AUDIOLAT" compare "$T/a.json" "$T/b.json" "$T/c.json" "$T/d.json"
+cp "$OUT" "$T/text"
+for s in p50 p99 max; do
+	t_grep "$T/text" "^B vs A, whole run, $s wake latency: .*: no significant difference$" \
+		"same distribution: $s, no significant difference"
+	t_grep "$T/text" "^C vs A, whole run, $s wake latency: \+.*: worse$" "planted slower: $s worse"
+	t_grep "$T/text" "^D vs A, whole run, $s wake latency: -.*: better$" "planted faster: $s better"
+done
+t_grep "$T/text" "^A  6\.1\.0-gen11 +[0-9.]+ ms +[0-9.]+ % +[0-9.]+ +[0-9.]+ +[0-9.]+ us +[0-9.]+ us +0$" \
+	"a row per result: kernel release, the latencytest figures, p99, p99.9, xruns"
+t_grep "$T/text" "^C  patched \| v2 " "a result is labelled with its label"
+t_grep "$T/text" "^C: patched \| v2 = .*c.json \(sim, 48000 Hz, 3 x 64 frames, buffer 4.000 ms\)$" \
+	"the results are named with their files"
+
+t_exit 0 "--json -" "$AUDIOLAT" compare "$T/a.json" "$T/b.json" "$T/c.json" "$T/d.json" --json -
+cp "$OUT" "$T/cmp.json"
+t_eq "the JSON is the whole stdout" "$(jq -r .schema "$T/cmp.json")" "audiolat.compare/1"
+t_eq "four results" "$(jq '.results | length' "$T/cmp.json")" 4
+t_eq "one scope for one-phase results" "$(jq '.scopes | length' "$T/cmp.json")" 1
+t_eq "three comparisons against A" "$(jq -c '[.scopes[0].comparisons[] | .key + .baseline]' "$T/cmp.json")" \
+	'["BA","CA","DA"]'
+t_eq "the verdicts" "$(jq -c '[.scopes[0].comparisons[] | [.statistics[].verdict[0:2]]]' "$T/cmp.json")" \
+	'[["no","no","no"],["wo","wo","wo"],["be","be","be"]]'
+t_eq "every interval holds its difference" \
+	"$(jq '[.scopes[].comparisons[].statistics[] | select(.ci_low_ns > .diff_ns or .ci_high_ns < .diff_ns)] | length' "$T/cmp.json")" 0
+t_eq "the difference is value - baseline" \
+	"$(jq '[.scopes[].comparisons[].statistics[] | select(.diff_ns != .value_ns - .baseline_ns)] | length' "$T/cmp.json")" 0
+t_eq "the baseline values are the documents' own" \
+	"$(jq -r '.scopes[0].comparisons[0].statistics | map(.baseline_ns) | join(",")' "$T/cmp.json")" \
+	"$(jq -r '.total.wake_latency_ns | [.p50, .p99, .max] | join(",")' "$T/a.json")"
+t_eq "the rows carry the latencytest figures" \
+	"$(jq -r '.scopes[0].rows[2] | [.max_latency_ns, .max_interval_pct_of_buffer, .xruns] | join(",")' "$T/cmp.json")" \
+	"$(jq -r '.total | [.interval_ns.max, .max_interval_pct_of_buffer, .xruns] | join(",")' "$T/c.json")"
+t_eq "the method is recorded" "$(jq -c '.method | [.confidence, .resamples, .seed]' "$T/cmp.json")" \
+	'[0.95,4000,1]'
+"$AUDIOLAT" compare "$T/a.json" "$T/b.json" "$T/c.json" "$T/d.json" --json "$T/cmp2.json" -q
+t_true "the same input gives the same output (fixed seed)" cmp "$T/cmp.json" "$T/cmp2.json"
+"$AUDIOLAT" compare "$T/a.json" "$T/b.json" "$T/c.json" "$T/d.json" --json "$T/cmp3.json" -q --seed 7
+t_eq "another seed, the same verdicts" \
+	"$(jq -c '[.scopes[0].comparisons[].statistics[].verdict]' "$T/cmp3.json")" \
+	"$(jq -c '[.scopes[0].comparisons[].statistics[].verdict]' "$T/cmp.json")"
+
+# calibration: pairs from one distribution rarely differ, a 30 % change always shows
+fp=0
+found=0
+for s in $(seq 0 11); do
+	"$GEN" --seed $((100 + 2 * s)) --duration 5 -o "$T/n1.json"
+	"$GEN" --seed $((101 + 2 * s)) --duration 5 -o "$T/n2.json"
+	"$GEN" --seed $((300 + s)) --duration 5 --scale 1.3 -o "$T/w.json"
+	"$AUDIOLAT" compare "$T/n1.json" "$T/n2.json" "$T/w.json" --json "$T/k.json" -q
+	fp=$((fp + $(jq '[.scopes[0].comparisons[0].statistics[] | select(.verdict != "no significant difference")] | length' "$T/k.json")))
+	found=$((found + $(jq '[.scopes[0].comparisons[1].statistics[0,1] | select(.verdict == "worse")] | length' "$T/k.json")))
+done
+echo "# 12 null pairs: $fp of 36 intervals exclude 0; 12 pairs 30 % slower: $found of 24 p50/p99 found"
+t_true "same distribution: at most 4 of 36 intervals exclude 0 (5 % expected: 1.8)" test "$fp" -le 4
+t_eq "30 % slower: p50 and p99 found every time" "$found" 24
+
+# phases: compared by name, one scope each
+"$GEN" --seed 21 --phases idle:4,hackbench:4:2 -o "$T/p1.json"
+"$GEN" --seed 22 --phases idle:4,hackbench:4:3 -o "$T/p2.json"
+t_exit 0 "compare results with phases" "$AUDIOLAT" compare "$T/p1.json" "$T/p2.json" --json -
+t_eq "a scope per phase after the whole run" "$(jq -c '[.scopes[].phase]' "$OUT")" '[null,"idle","hackbench"]'
+t_eq "the loaded phase got worse, the idle one did not" \
+	"$(jq -c '[.scopes[1,2].comparisons[0].statistics[0].verdict]' "$OUT")" \
+	'["no significant difference","worse"]'
+t_exit 0 "the text has a table per phase" "$AUDIOLAT" compare "$T/p1.json" "$T/p2.json"
+t_grep "$OUT" "^phase hackbench:$" "... the hackbench phase"
+t_grep "$OUT" "^B vs A, phase hackbench, p50 wake latency: .*: worse$" "... and its verdicts"
+
+t_exit 0 "--markdown" "$AUDIOLAT" compare "$T/a.json" "$T/c.json" --markdown
+t_grep "$OUT" '^\| \| result \| max latency \| % of buffer \| 1MS factor \| 2MS factor \| p99 wake \| p99\.9 wake \| xruns \|$' \
+	"a Markdown table of the results"
+t_grep "$OUT" '^\| B \| patched \\\| v2 \| ' "a '|' in a label is escaped"
+t_grep "$OUT" '^\| B vs A \| p99 \| [0-9.]+ µs \| [0-9.]+ µs \| \+[0-9.]+ µs \(\+[0-9.]+ %\) \| \[\+[0-9.]+, \+[0-9.]+ µs\] \| worse \|$' \
+	"a Markdown row per verdict"
+t_exit 0 "--html" "$AUDIOLAT" compare "$T/a.json" "$T/c.json" --html "$T/cmp.html" -q
+t_eq "-q: no text" "$(wc -c <"$OUT")" 0
+if command -v xmllint >/dev/null; then
+	t_true "the HTML is well-formed XML" xmllint --noout --nonet "$T/cmp.html"
+else
+	t_skip "the HTML is well-formed XML" "xmllint is not installed"
+fi
+t_grep "$T/cmp.html" '<td class="worse">worse</td>' "the HTML shows the verdicts"
+t_exit 3 "--fail-on-worse with a worse result: exit 3" \
+	"$AUDIOLAT" compare "$T/a.json" "$T/c.json" --fail-on-worse -q
+t_grep "$ERR" "significantly worse" "... saying why"
+t_exit 0 "--fail-on-worse with a better result: exit 0" \
+	"$AUDIOLAT" compare "$T/a.json" "$T/d.json" --fail-on-worse -q
+
+# results from the database, by id
+DB=$T/results.db
+if "$AUDIOLAT" import --db "$DB" "$T/a.json" "$T/c.json" >/dev/null 2>&1; then
+	t_exit 0 "compare database ids" "$AUDIOLAT" compare --db "$DB" 1 2 --json -
+	t_eq "... read from the database" "$(jq -c '[.results[].source]' "$OUT")" '["db:1","db:2"]'
+	t_eq "... with the same verdicts as the files" \
+		"$(jq -c '[.scopes[0].comparisons[0].statistics[].verdict]' "$OUT")" '["worse","worse","worse"]'
+	t_exit 0 "a file and an id together" "$AUDIOLAT" compare --db "$DB" "$T/a.json" 2
+	t_exit 1 "an id that is not there: exit 1" "$AUDIOLAT" compare --db "$DB" 1 99
+	t_grep "$ERR" "^audiolat compare: 99: no such file, and no result 99 in " "... saying so"
+else
+	t_skip "compare database ids" "audiolat import failed"
+fi
+
+t_exit 2 "one result: usage error" "$AUDIOLAT" compare "$T/a.json"
+t_grep "$ERR" "needs two results or more" "... saying so"
+t_exit 2 "--resamples 5: usage error" "$AUDIOLAT" compare "$T/a.json" "$T/b.json" --resamples 5
+t_grep "$ERR" "^audiolat: --resamples: '5' is not in 100..1000000" "... naming the option"
+t_exit 2 "an unknown option: usage error" "$AUDIOLAT" compare --nope "$T/a.json" "$T/b.json"
+t_exit 2 "--json - and --html - together: usage error" \
+	"$AUDIOLAT" compare "$T/a.json" "$T/b.json" --json - --html -
+head -c 500 "$T/a.json" >"$T/cut.json"
+t_exit 1 "a truncated file: exit 1" "$AUDIOLAT" compare "$T/a.json" "$T/cut.json"
+t_grep "$ERR" "^audiolat compare: .*cut.json: line [0-9]+, column [0-9]+: " "... with line and column"
+echo '{"schema": "audiolat.run/2", "total": {}}' >"$T/v2.json"
+t_exit 1 "a newer schema: exit 1" "$AUDIOLAT" compare "$T/a.json" "$T/v2.json"
+t_grep "$ERR" "v2.json: schema 'audiolat.run/2' is not audiolat.run/1 or audiolat.midi/1" "... naming it"
+t_exit 1 "a missing file: exit 1" "$AUDIOLAT" compare "$T/a.json" "$T/missing.json"
+t_exit 0 "--help" "$AUDIOLAT" compare --help
+t_grep "$OUT" "^usage: audiolat compare" "--help prints the usage"
+t_done

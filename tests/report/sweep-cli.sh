@@ -1,0 +1,88 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# audiolat sweep on the simulated card: the grid runs in order, each
+# configuration --repeat times, with run's options applied to every run;
+# the table, the JSON, the HTML; SIGINT; usage errors.
+. "$(dirname "$0")/../lib.sh"
+T=$T_TMP
+t_eq() { # DESC GOT WANT
+	[ "$2" = "$3" ] || echo "# got '$2', expected '$3'"
+	t_result $([ "$2" = "$3" ] && echo 0 || echo 1) "$1"
+}
+
+# 2 x 2 configurations, twice each, 1 s per run; xruns may happen on a busy machine
+"$AUDIOLAT" sweep --period 64,128 --periods 2,3 --repeat 2 -d 1s -L 50 --no-db \
+	--json "$T/s.json" >"$OUT" 2>"$ERR"
+rc=$?
+t_result $([ $rc -eq 0 ] && echo 0 || echo 1) "a 2 x 2 sweep, twice each: exit 0 (got $rc)"
+t_grep "$OUT" "^sweep: 4 configurations x 2 runs \(min-max over the runs\)$" "the table's heading"
+for b in "2 x 64 = 2.667 ms" "3 x 64 = 4.000 ms" "2 x 128 = 5.333 ms" "3 x 128 = 8.000 ms"; do
+	t_grep "$OUT" "^sim +48000 $b +[0-9.]+(-[0-9.]+)? +[0-9.]+(-[0-9.]+)? .* [0-9]+  (ok|xruns in [12]/2)$" \
+		"a row for $b"
+done
+t_grep "$OUT" "^summary: sweep configurations=4 runs=8 xruns=[0-9]+ configurations_without_xruns=[0-4] smallest_safe_buffer_ns=-?[0-9]+ result=DONE$" \
+	"the summary line"
+t_eq "a progress line per run on stderr" "$(grep -c '^sweep \[[1-4]/4\] sim 48000 Hz' "$ERR")" 8
+t_eq "the sweep document" "$(jq -r .schema "$T/s.json")" "audiolat.sweep/1"
+t_eq "the grid" "$(jq -c .grid "$T/s.json")" \
+	'{"backend":["sim"],"rate":[48000],"period_frames":[64,128],"periods":[2,3]}'
+t_eq "the configurations in grid order" \
+	"$(jq -c '[.configurations[] | [.period_frames, .periods, .runs_done]]' "$T/s.json")" \
+	'[[64,2,2],[64,3,2],[128,2,2],[128,3,2]]'
+t_eq "each run is a full result of its configuration" \
+	"$(jq -c '[.configurations[] | .runs[] | [.schema, .config.period_frames, .config.periods, .config.cpu_load_pct]] | unique' "$T/s.json")" \
+	'[["audiolat.run/1",64,2,50],["audiolat.run/1",64,3,50],["audiolat.run/1",128,2,50],["audiolat.run/1",128,3,50]]'
+t_eq "run's options reach every run (-d 1s)" \
+	"$(jq -c '[.configurations[].runs[].config.duration_ns] | unique' "$T/s.json")" '[1000000000]'
+t_eq "the min and max are over the runs" \
+	"$(jq -c '[.configurations[] | (.summary.max_latency_ns | [.min, .max]) == ([.runs[].total.interval_ns.max] | [min, max])] | unique' "$T/s.json")" \
+	'[true]'
+t_eq "the xruns are the runs' sum" \
+	"$(jq -c '[.configurations[] | .summary.xruns_total == ([.runs[].total.xruns] | add)] | unique' "$T/s.json")" \
+	'[true]'
+t_grep <(jq -r '.configurations[0].runs[0].cmdline' "$T/s.json") \
+	"^audiolat run -d 1s -L 50 --no-db -b sim -r 48000 -P 64 -n 2$" \
+	"a run's command line reproduces it"
+
+t_exit 0 "--markdown, one configuration" "$AUDIOLAT" sweep -d 1s --no-db -q --markdown --html "$T/s.html"
+t_grep "$OUT" '^\| backend \| rate \| buffer \| max latency \[ms\] \| % of buffer \| 1MS factor \| 2MS factor \| p99 wake \[us\] \| max wake \[us\] \| xruns \| verdict \|$' \
+	"a Markdown table"
+t_grep "$OUT" '^\| sim \| 48000 \| 3 x 64 = 4.000 ms \| ' "... with the row"
+t_eq "-q: no progress lines" "$(grep -c '^sweep \[' "$ERR")" 0
+if command -v xmllint >/dev/null; then
+	t_true "--html is well-formed XML" xmllint --noout --nonet "$T/s.html"
+else
+	t_skip "--html is well-formed XML" "xmllint is not installed"
+fi
+
+# SIGINT ends the current run early and the sweep with what it has
+"$AUDIOLAT" sweep --period 64,128,256 -d 3s --no-db --json "$T/i.json" >"$T/i.out" 2>"$T/i.err" &
+pid=$!
+sleep 2
+kill -INT $pid
+start=$(date +%s)
+wait $pid
+rc=$?
+t_eq "SIGINT: exit 0" "$rc" 0
+t_true "SIGINT: it ends within 10 s" test $(($(date +%s) - start)) -le 10
+# (on a very busy machine the signal may come before the first run measured,
+# or while its system checks ran: then it is the only run, and complete)
+t_grep "$T/i.err" "^audiolat sweep: interrupted after [01] of 3 runs$" "SIGINT: it says how far it came"
+t_eq "SIGINT: the document says so, and no configuration after the first ran" \
+	"$(jq -c '[.interrupted, (.configurations | map(.runs_done) | .[1:])]' "$T/i.json")" \
+	'[true,[0,0]]'
+t_eq "SIGINT: the first run is kept, cut short (or complete)" \
+	"$(jq -c '[.configurations[0].runs[] | .schema == "audiolat.run/1" and (.interrupted or .duration_ns >= 3000000000)] | all' "$T/i.json")" \
+	true
+
+t_exit 2 "a bad list: usage error" "$AUDIOLAT" sweep --period 64,,128
+t_grep "$ERR" "^audiolat sweep: -P/--period: '64,,128' has an empty item$" "... naming the option"
+t_exit 2 "an unknown backend: usage error" "$AUDIOLAT" sweep -b sim,nosuch
+t_grep "$ERR" "unknown backend 'nosuch'" "... naming it"
+t_exit 2 "a bad run option: usage error before any run" "$AUDIOLAT" sweep -L 200 -d 1s
+t_grep "$ERR" "^audiolat sweep: -L/--cpu-load: '200' is not in 0..100$" "... naming run's option"
+t_exit 2 "--periods 1: usage error" "$AUDIOLAT" sweep --periods 1,2
+t_exit 2 "a grid too large: usage error" "$AUDIOLAT" sweep -P 1,2,3,4,5,6,7,8,9 -n 2,3,4,5,6,7,8,9 -r 8000,16000,32000,48000
+t_exit 0 "--help" "$AUDIOLAT" sweep --help
+t_grep "$OUT" "^usage: audiolat sweep" "--help prints the usage"
+t_done

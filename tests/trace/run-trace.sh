@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# audiolat run --trace: a load that holds the audio thread's CPU at a
+# higher real-time priority is named as the cause of the late wake-ups,
+# with about the time it held the CPU; without root the run goes on
+# untraced with one warning; no ftrace instance is left behind.
+. "$(dirname "$0")/../lib.sh"
+
+T=/sys/kernel/tracing
+[ "$(id -u)" -eq 0 ] || t_skip_all "needs root for ftrace"
+if [ ! -d "$T/instances" ]; then
+	mount -t tracefs nodev "$T" 2>/dev/null || t_skip_all "no tracefs on this kernel"
+fi
+cpu=$(($(nproc) - 1))
+J=$T_TMP/trace.json
+# a hog: 40 ms of spinning at SCHED_FIFO 90 on the audio thread's CPU, twice a
+# second; timeout runs above it (95) so that its alarm can end the spin
+hog="cmd:'chrt -f 95 timeout 0.04 chrt -f 90 sh -c \"while :; do :; done\"; sleep 0.5'"
+t_exit 0 "a traced run under a real-time hog" "$AUDIOLAT" run -d 3s -q --no-db -a "$cpu" \
+	--trace --trace-threshold 5ms --load "$hog" --load-cpus "$cpu" --json "$J"
+t_true "spikes were explained" jq -e '.spikes | length >= 1' "$J"
+t_true "the threshold is recorded" jq -e '.trace_threshold_ns == 5000000' "$J"
+t_true "the hog (sh, timeout or chrt: a task) is the top cause of the worst spike" \
+	jq -e '.spikes | max_by(.latency_ns) | .causes[0] | .kind == "task" and (.name | test("^(sh|timeout|chrt)$"))' "$J"
+t_true "it held the CPU for roughly its 40 ms (20..80 ms)" \
+	jq -e '.spikes | max_by(.latency_ns) | .causes[0].duration_ns | . > 20000000 and . < 80000000' "$J"
+t_true "spike times lie inside the run" jq -e '[.spikes[].t_ns | . >= 0 and . < 4000000000] | all' "$J"
+t_true "no audiolat instance left" bash -c "! ls -d $T/instances/audiolat-* 2>/dev/null | grep -q ."
+
+# the text report explains them
+t_exit 0 "a traced text run" "$AUDIOLAT" run -d 2s --no-db --no-histogram -a "$cpu" \
+	--trace --trace-threshold 5ms --load "$hog" --load-cpus "$cpu"
+t_grep "$OUT" '^late wake-ups explained' "the text report lists the explained spikes"
+
+# SIGINT: the instance is removed
+"$AUDIOLAT" run -d 30s -q --no-db -a "$cpu" --trace >/dev/null 2>&1 &
+pid=$!
+sleep 1
+t_true "the instance exists while running" bash -c "ls -d $T/instances/audiolat-$pid"
+kill -INT $pid
+wait $pid
+t_true "SIGINT: the instance is removed" bash -c "! test -e $T/instances/audiolat-$pid"
+
+# without root: one warning, the run goes on untraced
+if command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$AUDIOLAT"; then
+	t_exit 0 "--trace as nobody still measures" setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$AUDIOLAT" run -d 500ms --no-db -p 0 --trace --no-histogram
+	t_grep "$OUT" 'warning: --trace: .*running without tracing' "one warning says why"
+	t_grep "$OUT" '^summary: ' "the run still ends with its summary"
+else
+	t_skip "--trace as nobody" "needs setpriv"
+fi
+t_done

@@ -1,0 +1,146 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The flight recorder (src/trace) on this kernel, through the harness
+# trace-victim (tests/trace/trace-victim.c): a SCHED_FIFO thread delayed on
+# purpose is explained; the instance is removed on every exit path, and a
+# killed process's instance by the next open; without root or tracefs, one
+# line and exit 4. Asserts what was detected, never a speed.
+# usage: trace.sh TRACE_VICTIM
+. "$(dirname "$0")/../lib.sh"
+V=${1:?usage: trace.sh TRACE_VICTIM}
+TR=/sys/kernel/tracing
+
+[ "$(id -u)" -eq 0 ] || t_skip_all "not root (ftrace instances need root)"
+grep -qw tracefs /proc/filesystems || t_skip_all "the kernel has no tracefs"
+command -v jq >/dev/null || t_skip_all "jq missing"
+CPU=$(($(nproc) > 1 ? 1 : 0))
+
+# t_no_instances DESC: no audiolat-* instance is left (the harness creates only these)
+t_no_instances() {
+	local left=""
+	mountpoint -q "$TR" && left=$(ls "$TR/instances" 2>/dev/null | grep '^audiolat-' | tr '\n' ' ')
+	[ -z "$left" ] || echo "# left behind: $left"
+	t_result "$([ -z "$left" ] && echo 0 || echo 1)" "$1"
+}
+
+# spikes FILE: the spikes' top causes, as TAP comments
+spikes() {
+	jq -r '.spikes[] | "# spike at \(.t_ns) ns, \(.latency_ns) ns late: " +
+		([.causes[]? | "\(.kind) \(.name) \(.duration_ns)"][:3] | join(", "))' "$1"
+}
+
+# --- a higher-priority thread holds the CPU for 5 ms ----------------------
+J=$T_TMP/hog.json
+t_exit 0 "hog: the harness runs" "$V" -c "$CPU" -m hog -d 2500 -a 1000 -H 5 -t 1000 -n 16
+cp "$OUT" "$J"
+t_true "hog: the late wake-up was explained" jq -e '.spikes | length >= 1' "$J"
+# the spike the hog caused (its end inside the window; a VM's host may add
+# others): al-hog on top, with about the 5 ms it ran (wide margin)
+W='(.hog.end_ns as $e | [.spikes[] | select(.t_ns <= $e and $e <= .t_ns + .latency_ns)][0])'
+t_true "hog: the hog's spike was explained" jq -e "$W != null" "$J" 
+t_true "hog: al-hog is the top cause" jq -e "$W.causes[0] | .kind == \"task\" and .name == \"al-hog\"" "$J"
+t_true "hog: for 2.5..10 ms" jq -e "$W.causes[0].duration_ns | . >= 2500000 and . <= 10000000" "$J"
+t_true "hog: most of the latency" jq -e "$W.causes[0].pct >= 50" "$J"
+t_true "hog: the cause matches what the hog measured (+-50 %)" jq -e \
+	"(.hog.end_ns - $W.t_ns) as \$want | $W.causes[0].duration_ns | . >= 0.5 * \$want and . <= 1.5 * \$want" "$J"
+t_true "hog: woken near the boundary, switched in at the end" jq -e \
+	"$W | .woken_ns >= 0 and .woken_ns < 1000000 and .switched_in_ns >= 2500000 and .switched_in_ns <= .latency_ns" "$J"
+t_true "hog: every cause is a known kind with a name" jq -e \
+	'[.spikes[].causes[] | (.kind | IN("task","irq","softirq","timer","idle","irqoff","preemptoff","self","other")) and (.name | length > 0)] | all' "$J"
+spikes "$J"
+t_no_instances "hog: no instance left"
+
+# --- NET_RX softirqs from UDP over loopback on the CPU ---------------------
+J=$T_TMP/softirq.json
+net_rx() { awk -v c=$((CPU + 2)) '$1 == "NET_RX:" { print $c }' /proc/softirqs; }
+before=$(net_rx)
+t_exit 0 "softirq: the harness runs" "$V" -c "$CPU" -m softirq -d 2000 -t 20 -n 32 -b 8192
+cp "$OUT" "$J"
+after=$(net_rx)
+if [ $((after - before)) -lt 1000 ]; then
+	t_skip "softirq: NET_RX is named" "only $((after - before)) NET_RX softirqs on CPU $CPU"
+elif ! jq -e '.spikes | length >= 1' "$J" >/dev/null; then
+	t_skip "softirq: NET_RX is named" "no wake-up later than 20 us under the UDP load"
+else
+	t_true "softirq: NET_RX is named as a cause" jq -e \
+		'[.spikes[].causes[] | select(.kind == "softirq" and (.name == "NET_RX" or .name == "NET_TX"))] | length >= 1' "$J"
+	echo "# NET_RX the top cause of $(jq '[.spikes[] | select(.causes[0].name == "NET_RX")] | length' "$J") of $(jq '.spikes | length' "$J") spikes"
+	t_true "softirq: the UDP threads are named" jq -e \
+		'[.spikes[].causes[] | select(.kind == "task" and (.name | startswith("al-udp")))] | length >= 1' "$J"
+fi
+t_no_instances "softirq: no instance left"
+
+# --- SIGINT and SIGTERM: the instance goes ---------------------------------
+for sig in INT TERM; do
+	"$V" -c "$CPU" -m hold >"$T_TMP/hold" 2>"$ERR" &
+	pid=$!
+	for _ in $(seq 50); do [ -s "$T_TMP/hold" ] && break; sleep 0.1; done
+	name=$(head -n 1 "$T_TMP/hold")
+	t_result "$([ "$name" = "audiolat-$pid" ] && [ -d "$TR/instances/$name" ] && echo 0 || echo 1)" \
+		"SIG$sig: the instance audiolat-<pid> exists while open"
+	kill -"$sig" "$pid"
+	wait "$pid"
+	rc=$?
+	t_result "$([ $rc -eq 0 ] && [ ! -e "$TR/instances/$name" ] && echo 0 || echo 1)" \
+		"SIG$sig: exit 0 and the instance is removed"
+done
+"$V" -c "$CPU" -m hog -d 10000 -a 5000 -t 1000 >/dev/null 2>"$ERR" &
+pid=$!
+sleep 1
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+t_result "$([ $rc -eq 0 ] && echo 0 || echo 1)" "SIGINT during a run: exit 0"
+t_no_instances "SIGINT during a run: no instance left"
+
+# --- SIGKILL: the next open removes the dead process's instance -----------
+"$V" -c "$CPU" -m hold >"$T_TMP/hold" 2>"$ERR" &
+pid=$!
+for _ in $(seq 50); do [ -s "$T_TMP/hold" ] && break; sleep 0.1; done
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+t_result "$([ -d "$TR/instances/audiolat-$pid" ] && echo 0 || echo 1)" \
+	"SIGKILL: the instance outlives the process"
+# a live process's instance stays; one of a dead pid with a suffix goes
+mkdir "$TR/instances/audiolat-$$"
+sleep 0.01 & dead=$!
+wait "$dead"
+mkdir "$TR/instances/audiolat-$dead-3"
+t_exit 0 "SIGKILL: the next open succeeds" "$V" -c "$CPU" -m idle -d 200 -t 100000
+t_result "$([ ! -e "$TR/instances/audiolat-$pid" ] && echo 0 || echo 1)" \
+	"SIGKILL: the next open removed the dead process's instance"
+t_result "$([ ! -e "$TR/instances/audiolat-$dead-3" ] && echo 0 || echo 1)" \
+	"the next open removed audiolat-<dead pid>-<n> too"
+t_result "$([ -d "$TR/instances/audiolat-$$" ] && echo 0 || echo 1)" \
+	"an instance of a live process is left alone"
+rmdir "$TR/instances/audiolat-$$"
+t_no_instances "no instance left"
+
+# --- without root: one line, exit 4 ----------------------------------------
+if command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$V"; then
+	t_exit 4 "not root: exit 4" setpriv --reuid=65534 --regid=65534 --clear-groups "$V" -c "$CPU" -m hold
+	t_grep "$ERR" '^trace-victim: tracing needs root' "not root: the reason"
+	t_result "$([ "$(wc -l <"$ERR")" -eq 1 ] && echo 0 || echo 1)" "not root: one line"
+else
+	t_skip "not root: exit 4" "setpriv missing or the harness not executable by nobody"
+fi
+
+# --- without tracefs (a mount namespace of our own), and mounting it -------
+if command -v unshare >/dev/null && unshare -m --propagation private true 2>/dev/null; then
+	t_exit 4 "no tracefs: exit 4" unshare -m --propagation private bash -c \
+		"umount -l $TR 2>/dev/null; mount -t tmpfs -o ro,size=4k none /sys/kernel && exec '$V' -c $CPU -m hold"
+	t_grep "$ERR" '^trace-victim: no tracefs' "no tracefs: the reason"
+	t_result "$([ "$(wc -l <"$ERR")" -eq 1 ] && echo 0 || echo 1)" "no tracefs: one line"
+	# tracefs not mounted: the open mounts it, the close unmounts it
+	t_exit 0 "tracefs unmounted: mounted, used and unmounted again" unshare -m --propagation private bash -c \
+		"umount -l $TR 2>/dev/null; ! grep -q ' $TR tracefs' /proc/mounts || exit 9
+		 '$V' -c $CPU -m hog -d 1500 -a 700 -H 3 -t 1000 -n 16 >'$T_TMP/ns.json' || exit 8
+		 ! grep -q ' $TR tracefs' /proc/mounts"
+	t_true "tracefs unmounted: the hog was still named" jq -e "$W.causes[0].name == \"al-hog\"" \
+		"$T_TMP/ns.json"
+	spikes "$T_TMP/ns.json"
+else
+	t_skip "no tracefs" "unshare -m not permitted here"
+fi
+t_no_instances "at the end: no audiolat-* instance left"
+t_done
