@@ -11,6 +11,8 @@
 
 #include "backend/backend.h"
 #include "cli-devices.h"
+#include "midi/list.h"
+#include "report/report.h"
 #include "cli.h"
 #include "commands.h"
 
@@ -33,7 +35,9 @@ static const char devices_help[] =
 	"List what audiolat run -D can measure: the ALSA PCMs with their hints\n"
 	"(snd_device_name_hint) and the JACK servers within reach with their ports\n"
 	"(the default server, $JACK_DEFAULT_SERVER, and every JACK2 server socket of\n"
-	"this user in /dev/shm; PipeWire under pw-jack).\n"
+	"this user in /dev/shm; PipeWire under pw-jack), then the MIDI ports that\n"
+	"audiolat midi --port takes: ALSA rawmidi devices (hw:C,D), sequencer ports\n"
+	"(client:port) and JACK MIDI ports.\n"
 	"\n"
 	"options:\n"
 	"  -b, --backend NAME     only this backend (alsa, jack)\n"
@@ -43,6 +47,21 @@ static const char devices_help[] =
 	"\n"
 	"exit status: 0 listed (even when nothing was found), 1 runtime error,\n"
 	"2 usage error, 4 the backend asked for with -b is not built in\n";
+
+static void
+print_midi(void *ud, const char *api, const char *name, const char *description)
+{
+	(void)ud;
+	printf("  %-8s %-28s %s\n", api, name, description);
+}
+
+static void
+json_midi(void *ud, const char *api, const char *name, const char *description)
+{
+	json_array_append_new(ud, json_pack("{s:s, s:o, s:o}", "api", api, "name",
+					    al_json_text(name), "description",
+					    al_json_text(description)));
+}
 
 struct print_ctx {
 	FILE *f;
@@ -151,14 +170,18 @@ cmd_devices(int argc, char **argv)
 				     only->unavailable);
 
 	if (json_path) {
-		json_t *arr = json_array(), *doc;
+		json_t *arr = json_array(), *doc, *midi;
 		char *text;
 		int rc;
 
 		for (i = 0; al_backends[i]; i++)
 			if (!only || only == al_backends[i])
 				json_array_append_new(arr, backend_json(al_backends[i]));
-		doc = json_pack("{s:s, s:o}", "schema", AL_SCHEMA_DEVICES, "backends", arr);
+		midi = json_array();
+		if (!only)
+			al_midi_list(json_midi, midi);
+		doc = json_pack("{s:s, s:o, s:o}", "schema", AL_SCHEMA_DEVICES, "backends", arr,
+				"midi", midi);
 		text = doc ? json_dumps(doc, JSON_INDENT(2)) : NULL;
 		json_decref(doc);
 		if (!text)
@@ -187,6 +210,11 @@ cmd_devices(int argc, char **argv)
 			continue;
 		printf("%s: %s\n", b->name, b->summary);
 		cli_devices_print(stdout, b, "  ");
+	}
+	if (!only) {
+		printf("midi: ports for audiolat midi --port\n");
+		if (!al_midi_list(print_midi, NULL))
+			printf("  (none: no ALSA rawmidi or sequencer port, no JACK MIDI port within reach)\n");
 	}
 	return AL_EXIT_OK;
 }
