@@ -683,8 +683,8 @@ cmd_send(struct midi_opts *o)
 		al_clock_sleep_until_ns(end_ns && end_ns - now_ns < 100 * AL_NS_PER_MS
 						? end_ns : now_ns + 100 * AL_NS_PER_MS);
 	}
-	al_midi_sender_stats(snd, &st);
-	al_midi_sender_stop(snd);
+	/* the figures after the thread stopped: no message is sent after them */
+	al_midi_sender_stop(snd, &st);
 	/* JACK: let the last messages go out before the port closes */
 	if (o->api == AL_MIDI_API_JACK && !failed)
 		al_clock_sleep_until_ns(al_clock_now_ns() + 100 * AL_NS_PER_MS);

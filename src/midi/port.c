@@ -433,11 +433,13 @@ al_midi_sender_stats(struct al_midi_sender *s, struct al_midi_sender_stats *st)
 }
 
 void
-al_midi_sender_stop(struct al_midi_sender *s)
+al_midi_sender_stop(struct al_midi_sender *s, struct al_midi_sender_stats *final)
 {
 	if (!s)
 		return;
 	atomic_store(&s->stop, true);
 	pthread_join(s->thread, NULL);
+	if (final)
+		al_midi_sender_stats(s, final);
 	free(s);
 }

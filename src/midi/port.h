@@ -138,6 +138,7 @@ struct al_midi_sender_stats {
 int al_midi_sender_start(struct al_midi_port *p, double rate_hz, int64_t start_ns, int prio,
 			 int channel, struct al_midi_sender **out);
 void al_midi_sender_stats(struct al_midi_sender *s, struct al_midi_sender_stats *st);
-void al_midi_sender_stop(struct al_midi_sender *s);
+/* Stop and free the sender; final (may be NULL) gets its figures after the last message. */
+void al_midi_sender_stop(struct al_midi_sender *s, struct al_midi_sender_stats *final);
 
 #endif
