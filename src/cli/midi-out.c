@@ -300,6 +300,27 @@ summary_json(const struct al_midi_summary *s)
 	return o;
 }
 
+/* [t_ns, deltas, delta_min_ns, delta_max_ns] per window with deltas in it. */
+static json_t *
+timeline_json(const struct al_midi_stats *st)
+{
+	json_t *rows = json_array();
+	size_t k;
+
+	for (k = 0; k < st->n_timeline; k++) {
+		const struct al_midi_window *w = &st->timeline[k];
+
+		if (w->deltas)
+			json_array_append_new(rows, json_pack("[I, i, I, I]", (json_int_t)w->t_ns,
+							      (int)w->deltas,
+							      (json_int_t)w->delta_min_ns,
+							      (json_int_t)w->delta_max_ns));
+	}
+	return json_pack("{s:I, s:[s, s, s, s], s:o}", "window_ns",
+			 (json_int_t)st->timeline_window_ns, "columns", "t_ns", "deltas",
+			 "delta_min_ns", "delta_max_ns", "rows", rows);
+}
+
 /* The delta figures, flat into o (the fields the issue names). */
 static void
 stats_into(json_t *o, const struct al_midi_stats *st, bool with_hist)
@@ -322,6 +343,7 @@ stats_into(json_t *o, const struct al_midi_stats *st, bool with_hist)
 	if (with_hist) {
 		json_object_set_new(o, "histogram", hist_json(&st->hist));
 		json_object_set_new(o, "jitter_histogram", hist_json(&st->jitter_hist));
+		json_object_set_new(o, "timeline", timeline_json(st));
 	}
 }
 

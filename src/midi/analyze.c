@@ -178,6 +178,36 @@ al_midi_linhist_fill(struct al_midi_linhist *lh, const int64_t *v_ns, size_t n)
 	}
 }
 
+/* Each delta goes to the window in which it ends. */
+static void
+timeline_fill(struct al_midi_stats *st, const int64_t *t_ns, size_t n)
+{
+	int64_t span_ns = t_ns[n - 1] - t_ns[0], w_ns = AL_MIDI_TIMELINE_WINDOW_NS;
+	size_t i, k;
+
+	if (span_ns / w_ns >= AL_MIDI_TIMELINE_MAX)
+		w_ns = span_ns / (AL_MIDI_TIMELINE_MAX - 1) + 1;
+	st->timeline_window_ns = w_ns;
+	for (i = 1; i < n; i++) {
+		int64_t d = t_ns[i] - t_ns[i - 1];
+		struct al_midi_window *w;
+
+		k = (size_t)((t_ns[i] - t_ns[0]) / w_ns);
+		if (k >= AL_MIDI_TIMELINE_MAX)
+			k = AL_MIDI_TIMELINE_MAX - 1;
+		w = &st->timeline[k];
+		if (!w->deltas || d < w->delta_min_ns)
+			w->delta_min_ns = d;
+		if (!w->deltas || d > w->delta_max_ns)
+			w->delta_max_ns = d;
+		w->deltas++;
+		if (k + 1 > st->n_timeline)
+			st->n_timeline = k + 1;
+	}
+	for (k = 0; k < st->n_timeline; k++)
+		st->timeline[k].t_ns = (int64_t)k * w_ns;
+}
+
 int
 al_midi_analyze_times(const int64_t *t_ns, size_t n, int64_t interval_ns,
 		      struct al_midi_stats *st)
@@ -209,6 +239,7 @@ al_midi_analyze_times(const int64_t *t_ns, size_t n, int64_t interval_ns,
 		al_hist_add(&st->hist, delta[i - 1]);
 	}
 	st->deltas = n - 1;
+	timeline_fill(st, t_ns, n);
 	rc = al_midi_summarize(delta, n - 1, &st->delta);
 	if (rc) {
 		free(delta);

@@ -59,6 +59,21 @@ struct al_midi_linhist {
 /* Fill lh with n values (any order) between min_ns and max_ns, in at most 20 round steps. */
 void al_midi_linhist_fill(struct al_midi_linhist *lh, const int64_t *v_ns, size_t n);
 
+/*
+ * The deltas over time, for a timeline: per window of timeline_window_ns
+ * from the first event, the shortest and longest delta ending in it.
+ * Bounded: longer recordings get longer windows.
+ */
+#define AL_MIDI_TIMELINE_MAX 2000
+#define AL_MIDI_TIMELINE_WINDOW_NS 1000000000LL /* 1 s at the least */
+
+struct al_midi_window {
+	int64_t t_ns;          /* window start, relative to the first event */
+	int64_t delta_min_ns;
+	int64_t delta_max_ns;
+	uint32_t deltas;       /* 0: no event ended a delta in this window */
+};
+
 struct al_midi_stats {
 	uint64_t events;            /* selected events */
 	uint64_t deltas;            /* events - 1 (0 when fewer than 2 events) */
@@ -73,6 +88,9 @@ struct al_midi_stats {
 	struct al_hist jitter_hist; /* |delta - interval|: finer buckets near 0 */
 	struct al_midi_linhist delta_lin;  /* the deltas, for display */
 	struct al_midi_linhist jitter_lin; /* |delta - interval|, for display */
+	int64_t timeline_window_ns;
+	size_t n_timeline;                 /* windows up to the last event */
+	struct al_midi_window timeline[AL_MIDI_TIMELINE_MAX];
 };
 
 /*

@@ -1416,6 +1416,55 @@ kv_object(FILE *f, const json_t *o)
 	}
 }
 
+/* MIDI deltas over time: a min..max bar per window of the timeline, the interval dashed. */
+static void
+plot_midi_timeline(struct rctx *c, const json_t *tl, double interval_ns)
+{
+	const json_t *rows = json_object_get(tl, "rows"), *row;
+	double w_s = al_doc_real(tl, "window_ns", 1e9) / 1e9, lo = INFINITY, hi = -INFINITY;
+	double t_end = 0, pad;
+	struct al_plot p;
+	size_t i;
+
+	json_array_foreach(rows, i, row)
+	{
+		lo = fmin(lo, (double)json_integer_value(json_array_get(row, 2)));
+		hi = fmax(hi, (double)json_integer_value(json_array_get(row, 3)));
+		t_end = fmax(t_end, (double)json_integer_value(json_array_get(row, 0)) / 1e9 + w_s);
+	}
+	if (!(hi >= lo))
+		return;
+	if (interval_ns > 0) {
+		lo = fmin(lo, interval_ns);
+		hi = fmax(hi, interval_ns);
+	}
+	pad = fmax((hi - lo) * 0.05, 1000);
+	al_plot_begin(&p, c->f, ++c->plot_id, 490, 300, 62, 10, 16, 44,
+		      "delta times between events over the recording");
+	p.x.lo = 0;
+	p.x.hi = fmax(t_end, w_s);
+	p.y.lo = lo - pad;
+	p.y.hi = hi + pad;
+	al_plot_axes(&p, "time since the first event", "delta time", al_tick_time_s, al_tick_ns);
+	al_plot_clip_begin(&p);
+	deadline_h(&p, interval_ns, "period", "interval");
+	json_array_foreach(rows, i, row)
+	{
+		double t = (double)json_integer_value(json_array_get(row, 0)) / 1e9;
+		double x0 = al_scale_px(&p.x, t), x1 = al_scale_px(&p.x, t + w_s);
+		double y0 = al_scale_px(&p.y, (double)json_integer_value(json_array_get(row, 3)));
+		double y1 = al_scale_px(&p.y, (double)json_integer_value(json_array_get(row, 2)));
+
+		fprintf(c->f,
+			"<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\">"
+			"<title>%" JSON_INTEGER_FORMAT " deltas</title></rect>\n",
+			x0, y0, fmax(x1 - x0 - 0.5, 1.0), fmax(y1 - y0, 1.0),
+			json_integer_value(json_array_get(row, 1)));
+	}
+	al_plot_clip_end(&p);
+	al_plot_end(&p);
+}
+
 static void
 midi_card_dur(FILE *f, const json_t *doc, const char *path, const char *what)
 {
@@ -1510,10 +1559,17 @@ midi_section(struct rctx *c, const struct al_html_input *in, size_t idx, size_t 
 		      f);
 	}
 	al_dhist_free(&jit);
+	if (json_array_size(al_doc_get(doc, "timeline.rows"))) {
+		fputs("<figure>\n", f);
+		plot_midi_timeline(c, json_object_get(doc, "timeline"),
+				   al_doc_real(doc, "interval_ns", 0));
+		fputs("<figcaption>The shortest and longest delta in each window over the "
+		      "recording, with the interval (dashed).</figcaption>\n</figure>\n",
+		      f);
+	}
 	fputs("</div>\n", f);
 	if (!h->n)
 		fputs("<p class=\"small\">No deltas: fewer than two events.</p>\n", f);
-	/* audiolat.midi/1 has no time series: a timeline only by phases */
 	if (json_array_size(phases)) {
 		fputs("<h3>Phases</h3>\n<table class=\"phases\"><thead><tr><th>phase</th>"
 		      "<th>time</th><th>events</th><th>deltas</th><th>longest delta</th>"

@@ -67,6 +67,8 @@ jqt "the histogram holds the 5 deltas" \
 	'.histogram.count == 5 and ([.histogram.buckets[][2]] | add) == 5 and (.histogram.buckets | all(.[0] < .[1]))' "$J"
 jqt "the file described" '.source.format == 0 and .source.tracks == 1 and .source.ticks_per_quarter == 1000 and .source.rmid == false' "$J"
 jqt "the interval was given, not auto" '.interval_auto == false and .config.interval_ns == 100000000' "$J"
+jqt "the timeline: one 1 s window with the 5 deltas, 95..105 ms" \
+	'.timeline.window_ns == 1000000000 and .timeline.rows == [[0, 5, 95000000, 105000000]]' "$J"
 
 t_exit 0 "analyze --json - (stdout only JSON)" "$AUDIOLAT" midi analyze "$F/tempo-changes" --json -
 t_true "stdout parses as JSON" jq -e '.schema == "audiolat.midi/1"' "$OUT"

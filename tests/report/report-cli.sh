@@ -51,7 +51,10 @@ SMF=$TESTS_DIR/fuzz/corpus/smf/jitter-10hz
 if "$AUDIOLAT" midi analyze "$SMF" --interval 100ms --json "$T/midi.json" >/dev/null 2>&1; then
 	t_exit 0 "report of a MIDI result" "$AUDIOLAT" report "$T/midi.json" -o "$T/midi.html"
 	t_true "the MIDI report is well-formed XML" xmllint --noout --nonet "$T/midi.html"
-	t_eq "the MIDI report has the delta and jitter histograms" "$(xcount "$T/midi.html" "//$(el svg)")" 2
+	t_eq "the MIDI report has the delta and jitter histograms and the timeline" "$(xcount "$T/midi.html" "//$(el svg)")" 3
+	t_eq "a timeline bar per window with deltas" \
+		"$(xcount "$T/midi.html" "(//$(el svg))[3]//$(el rect)[@class='bar']")" \
+		"$(jq '.timeline.rows | length' "$T/midi.json")"
 	t_eq "a bar per delta bucket" \
 		"$(xcount "$T/midi.html" "(//$(el svg))[1]//$(el rect)[@class='bar']")" \
 		"$(jq '.histogram.buckets | length' "$T/midi.json")"
@@ -63,7 +66,7 @@ if "$AUDIOLAT" midi analyze "$SMF" --interval 100ms --json "$T/midi.json" >/dev/
 	t_true "... well-formed" xmllint --noout --nonet "$T/mixed.html"
 	t_eq "... two sections" \
 		"$(xcount "$T/mixed.html" "//$(el section)[@class='result' or @class='result midi']")" 2
-	t_eq "... five plots: no overview for one run" "$(xcount "$T/mixed.html" "//$(el svg)")" 5
+	t_eq "... six plots (three of the run, three of the MIDI result): no overview for one run" "$(xcount "$T/mixed.html" "//$(el svg)")" 6
 	t_exit 1 "compare refuses a MIDI result" "$AUDIOLAT" compare "$T/plain.json" "$T/midi.json"
 	t_grep "$ERR" "midi.json: schema audiolat.midi/1: compare takes audiolat.run/1 results" \
 		"... saying why"
