@@ -83,7 +83,7 @@ cmd_compare(int argc, char **argv)
 {
 	struct al_compare_opts co = AL_COMPARE_OPTS_DEFAULT;
 	const char *json_path = NULL, *html_path = NULL, *db = NULL;
-	bool markdown = false, quiet = false, fail_on_worse = false;
+	bool markdown = false, quiet = false, fail_on_worse = false, midi = false;
 	struct al_compare_input *in = NULL;
 	struct al_html_input *hin = NULL;
 	char(*sources)[512] = NULL;
@@ -159,27 +159,36 @@ cmd_compare(int argc, char **argv)
 		in[i] = (struct al_compare_input){docs[i], sources[i]};
 		hin[i] = (struct al_html_input){docs[i], sources[i]};
 	}
+	/* all MIDI timing results (record, analyze), or all run results */
+	midi = n > 0 && !rc && al_doc_is_midi(docs[0]);
 	for (i = 0; i < n && !rc; i++) {
 		char name[256], schema[64];
 
-		if (al_doc_is_run(docs[i]))
+		if (midi ? al_doc_is_midi(docs[i]) : al_doc_is_run(docs[i]))
 			continue;
 		cli_printable(sources[i], name, sizeof(name));
 		cli_printable(al_doc_str(docs[i], "schema", "?"), schema, sizeof(schema));
 		rc = cli_cmd_error(AL_EXIT_RUNTIME, "compare",
-				   "%s: schema %s: compare takes audiolat.run/1 results", name,
+				   "%s: schema %s: compare takes audiolat.run/1 results, or "
+				   "audiolat.midi/1 results of midi record/analyze (not mixed)", name,
 				   schema);
 	}
 	if (rc)
 		goto out;
-	wrc = al_compare(in, (size_t)n, &co, &cmp);
+	if (midi && n > 26) {
+		rc = cli_cmd_error(AL_EXIT_USAGE, "compare", "at most 26 MIDI results");
+		goto out;
+	}
+	wrc = midi ? al_compare_midi(in, (size_t)n, &co, &cmp) : al_compare(in, (size_t)n, &co, &cmp);
 	if (wrc) {
 		rc = cli_cmd_error(AL_EXIT_RUNTIME, "compare", "%s", strerror(-wrc));
 		goto out;
 	}
 	if (!quiet && !(json_path && !strcmp(json_path, "-")) &&
 	    !(html_path && !strcmp(html_path, "-"))) {
-		if (markdown)
+		if (midi)
+			al_compare_midi_table(cmp, markdown, stdout);
+		else if (markdown)
 			al_compare_markdown(cmp, stdout);
 		else
 			al_compare_text(cmp, stdout);
@@ -192,8 +201,8 @@ cmd_compare(int argc, char **argv)
 					   strerror(-wrc));
 	}
 	if (html_path && !rc)
-		rc = cli_write_html("compare", "--html", html_path, hin, (size_t)n, cmp,
-				    "audiolat comparison");
+		rc = cli_write_html("compare", "--html", html_path, hin, (size_t)n,
+				    midi ? NULL : cmp, "audiolat comparison");
 	if (!rc && fail_on_worse && any_worse(cmp))
 		rc = cli_cmd_error(
 		    AL_EXIT_THRESHOLD, "compare",

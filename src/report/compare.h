@@ -10,6 +10,7 @@
 #ifndef AL_REPORT_COMPARE_H
 #define AL_REPORT_COMPARE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <jansson.h>
 
 #define AL_SCHEMA_COMPARE "audiolat.compare/1"
+#define AL_SCHEMA_COMPARE_MIDI "audiolat.compare-midi/1"
 
 struct al_compare_input {
 	const json_t *doc;  /* an audiolat.run/1 document (al_doc_check() accepts it) */
@@ -46,5 +48,17 @@ int al_compare(const struct al_compare_input *in, size_t n, const struct al_comp
 void al_compare_text(const json_t *cmp, FILE *f);
 /* The same as Markdown tables, to paste into a patch description. */
 void al_compare_markdown(const json_t *cmp, FILE *f);
+
+/*
+ * MIDI results (audiolat.midi/1 with a jitter histogram): a row per result
+ * and, for each against the first, intervals for the difference of the
+ * p99 and the max of |delta - interval|. -EINVAL unless every document is
+ * one. *out is an audiolat.compare-midi/1 document.
+ */
+bool al_doc_is_midi(const json_t *doc);
+int al_compare_midi(const struct al_compare_input *in, size_t n, const struct al_compare_opts *o,
+		    json_t **out);
+/* Its table and verdicts as text, or Markdown. */
+void al_compare_midi_table(const json_t *cmp, bool markdown, FILE *f);
 
 #endif

@@ -135,4 +135,50 @@ if [ ! -e /dev/snd ]; then
 else
 	t_skip "rawmidi and seq without /dev/snd" "/dev/snd exists here"
 fi
+# --- compare MIDI results: a planted difference is found, none where there is none ---
+# mk_smf FILE D1 D2...: a format-0 file, 480 ticks a quarter at 120 bpm (96
+# ticks = 100 ms), 200 note-ons whose deltas cycle through D1 D2 ...
+mk_smf() {
+	local file=$1 track="" len i d
+	shift
+	local ds=("$@")
+	for i in $(seq 0 199); do
+		d=${ds[$((i % ${#ds[@]}))]}
+		[ "$i" -eq 0 ] && d=0
+		track+=$(printf '\\x%02x\\x90\\x3c\\x64' "$d")
+	done
+	track+='\x00\xff\x2f\x00'
+	len=$(printf "$track" | wc -c)
+	{
+		printf 'MThd\x00\x00\x00\x06\x00\x00\x00\x01\x01\xe0MTrk'
+		printf "$(printf '\\x%02x\\x%02x\\x%02x\\x%02x' $((len >> 24 & 255)) $((len >> 16 & 255)) $((len >> 8 & 255)) $((len & 255)))"
+		printf "$track"
+	} >"$file"
+}
+C=$T_TMP/cmp
+mkdir -p "$C"
+mk_smf "$C/steady.mid" 95 97 96 96
+mk_smf "$C/steady2.mid" 97 95 96 96
+mk_smf "$C/jittery.mid" 86 106 96 91 101
+for x in steady steady2 jittery; do
+	"$AUDIOLAT" midi analyze "$C/$x.mid" --interval 100ms --json "$C/$x.json" -q >/dev/null 2>&1
+done
+t_true "the generated files analyse (200 events each)" \
+	jq -e -s 'map(.events == 200) | all' "$C/steady.json" "$C/steady2.json" "$C/jittery.json"
+t_exit 0 "compare two steady MIDI results" "$AUDIOLAT" compare "$C/steady.json" "$C/steady2.json"
+t_grep "$OUT" '^B vs A: p99_abs_jitter .*no significant difference$' "same jitter: p99, no significant difference"
+t_grep "$OUT" '^B vs A: max_abs_jitter .*no significant difference$' "same jitter: max, no significant difference"
+t_exit 0 "compare steady with jittery" "$AUDIOLAT" compare "$C/steady.json" "$C/jittery.json" --json "$C/c.json"
+t_grep "$OUT" '^B vs A: p99_abs_jitter \+[0-9.]+ ms .*: worse$' "the planted jitter: p99 worse"
+t_grep "$OUT" '^B vs A: max_abs_jitter \+[0-9.]+ ms .*: worse$' "the planted jitter: max worse"
+t_grep "$OUT" '^A +steady.json +200 ' "rows are named by their files"
+t_true "audiolat.compare-midi/1 JSON" \
+	jq -e '.schema == "audiolat.compare-midi/1" and (.results | length) == 2 and (.scopes[0].comparisons[0].statistics | length) == 2' "$C/c.json"
+t_exit 3 "--fail-on-worse with a worse MIDI result exits 3" "$AUDIOLAT" compare "$C/steady.json" "$C/jittery.json" --fail-on-worse -q
+t_exit 0 "--markdown for a MIDI comparison" "$AUDIOLAT" compare "$C/steady.json" "$C/jittery.json" --markdown
+t_grep "$OUT" '^\| A \| steady.json \| 200 ' "a Markdown row per result"
+"$AUDIOLAT" run -d 200ms -q --no-db --json "$C/run.json" >/dev/null 2>&1
+t_exit 1 "a MIDI and a run result do not mix" "$AUDIOLAT" compare "$C/steady.json" "$C/run.json"
+t_grep "$ERR" 'not mixed' "the message says why"
+
 t_done

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Comparing MIDI timing results (audiolat.midi/1 from midi record or midi
+ * analyze): a row per result with seed 002's figures, and for each result
+ * against the first a 95 % interval for the difference of the p99 and of
+ * the maximum of |delta - interval|, with a verdict (docs/compare.md).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ci.h"
+#include "compare.h"
+#include "doc.h"
+#include "report.h"
+
+bool
+al_doc_is_midi(const json_t *doc)
+{
+	return !strcmp(al_doc_str(doc, "schema", ""), "audiolat.midi/1") &&
+	       json_is_object(json_object_get(doc, "jitter_histogram"));
+}
+
+/* Per window of the timeline: the largest |delta - interval| in it. */
+static int64_t *
+window_maxima(const json_t *doc, size_t *m)
+{
+	const json_t *rows = al_doc_get(doc, "timeline.rows"), *row;
+	double interval = al_doc_real(doc, "interval_ns", 0);
+	int64_t *w;
+	size_t i;
+
+	*m = 0;
+	w = calloc(json_array_size(rows) + 1, sizeof(*w));
+	if (!w)
+		return NULL;
+	json_array_foreach(rows, i, row)
+	{
+		double lo = (double)json_integer_value(json_array_get(row, 2));
+		double hi = (double)json_integer_value(json_array_get(row, 3));
+
+		w[(*m)++] = (int64_t)fmax(fabs(hi - interval), fabs(lo - interval));
+	}
+	return w;
+}
+
+static json_t *
+side(bool ok, double v)
+{
+	return ok ? json_real(v) : json_null();
+}
+
+/*
+ * A difference the recordings cannot resolve (the whole interval within
+ * one tick of the coarser file) is no difference.
+ */
+static json_t *
+statistic(const char *name, double a, double b, const struct al_ci *ci, double resolution_ns,
+	  const char *method)
+{
+	enum al_verdict v = al_ci_verdict(ci);
+
+	if (ci->lo_ok && ci->hi_ok && ci->lo >= -resolution_ns && ci->hi <= resolution_ns)
+		v = AL_VERDICT_SAME;
+	return json_pack("{s:s, s:f, s:f, s:f, s:o, s:o, s:s, s:s, s:f}", "name", name, "a", a,
+			 "b", b, "diff", b - a, "ci_lo", side(ci->lo_ok, ci->lo), "ci_hi",
+			 side(ci->hi_ok, ci->hi), "verdict", al_verdict_name(v), "method", method,
+			 "resolution_ns", resolution_ns);
+}
+
+static json_t *
+result_row(const json_t *doc, const char *key, const char *source)
+{
+	const char *label = al_doc_str(doc, "label", NULL), *slash;
+
+	/* unlabelled: the file it came from, else what it is */
+	if (!label && source && *source) {
+		slash = strrchr(source, '/');
+		label = slash && slash[1] ? slash + 1 : source;
+	}
+
+	return json_pack("{s:s, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "key", key,
+			 "label", al_json_text(label ? label : al_doc_str(doc, "kind", "midi")),
+			 "source", al_json_text(source), "api",
+			 al_json_text(al_doc_str(doc, "source.api", al_doc_str(doc, "config.backend", "file"))),
+			 "events", (json_int_t)al_doc_int(doc, "events", 0), "interval_ns",
+			 (json_int_t)al_doc_int(doc, "interval_ns", 0), "delta_max_ns",
+			 (json_int_t)al_doc_int(doc, "delta_max_ns", 0), "delta_p99_ns",
+			 (json_int_t)al_doc_int(doc, "delta_p99_ns", 0), "jitter_max_ns",
+			 (json_int_t)al_doc_int(doc, "jitter_max_ns", 0), "jitter_abs_max_ns",
+			 (json_int_t)al_doc_int(doc, "jitter_abs_max_ns", 0), "jitter_mean_abs_ns",
+			 (json_int_t)al_doc_int(doc, "jitter_mean_abs_ns", 0));
+}
+
+int
+al_compare_midi(const struct al_compare_input *in, size_t n, const struct al_compare_opts *o,
+		json_t **out)
+{
+	struct al_dhist *h = NULL;
+	json_t *results, *comparisons;
+	int64_t **wmax = NULL;
+	size_t *m = NULL, d;
+	char key[4];
+	int rc = 0;
+
+	*out = NULL;
+	if (n < 2 || n > 26 || !o || o->resamples < 100 || !(o->confidence > 0 && o->confidence < 1))
+		return -EINVAL;
+	for (d = 0; d < n; d++)
+		if (!al_doc_is_midi(in[d].doc))
+			return -EINVAL;
+	h = calloc(n, sizeof(*h));
+	wmax = calloc(n, sizeof(*wmax));
+	m = calloc(n, sizeof(*m));
+	if (!h || !wmax || !m) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	results = json_array();
+	for (d = 0; d < n && !rc; d++) {
+		snprintf(key, sizeof(key), "%c", (char)('A' + d));
+		json_array_append_new(results, result_row(in[d].doc, key, in[d].source));
+		rc = al_dhist_from_json(json_object_get(in[d].doc, "jitter_histogram"), NULL, &h[d]);
+		if (!rc && !(wmax[d] = window_maxima(in[d].doc, &m[d])))
+			rc = -ENOMEM;
+	}
+	comparisons = json_array();
+	for (d = 1; d < n && !rc; d++) {
+		/* MIDI events are far apart (100 ms at 10 Hz): deltas taken as independent */
+		struct al_ci_sample a = { &h[0], (double)h[0].count }, b = { &h[d], (double)h[d].count };
+		struct al_ci p99 = { 0 }, max = { 0 };
+		json_t *stats = json_array();
+		double res_ns = fmax(al_doc_real(in[0].doc, "tick_ns", 0),
+				     al_doc_real(in[d].doc, "tick_ns", 0));
+
+		if (h[0].count && h[d].count)
+			rc = al_ci_quantile_diff(&a, &b, 0.99, o->resamples, o->seed, o->confidence,
+						 &p99);
+		if (!rc)
+			rc = al_ci_max_diff(wmax[0], m[0], wmax[d], m[d], o->confidence, &max);
+		json_array_append_new(stats, statistic("p99_abs_jitter",
+						       al_dhist_quantile(&h[0], 0.99),
+						       al_dhist_quantile(&h[d], 0.99), &p99, res_ns,
+						       "histogram bootstrap"));
+		json_array_append_new(
+			stats, statistic("max_abs_jitter",
+					 (double)al_doc_int(in[0].doc, "jitter_abs_max_ns", 0),
+					 (double)al_doc_int(in[d].doc, "jitter_abs_max_ns", 0), &max,
+					 res_ns, "exceedance test on 1 s window maxima"));
+		snprintf(key, sizeof(key), "%c", (char)('A' + d));
+		json_array_append_new(comparisons, json_pack("{s:s, s:s, s:o}", "a", "A", "b", key,
+							     "statistics", stats));
+	}
+	if (rc) {
+		json_decref(results);
+		json_decref(comparisons);
+		goto out;
+	}
+	*out = json_pack("{s:s, s:{s:f, s:i, s:I}, s:o, s:[{s:n, s:o}]}", "schema",
+			 AL_SCHEMA_COMPARE_MIDI, "method", "confidence", o->confidence, "resamples",
+			 o->resamples, "seed", (json_int_t)o->seed, "results", results, "scopes",
+			 "name", "comparisons", comparisons);
+	rc = *out ? 0 : -ENOMEM;
+out:
+	for (d = 0; h && d < n; d++)
+		al_dhist_free(&h[d]);
+	for (d = 0; wmax && d < n; d++)
+		free(wmax[d]);
+	free(h);
+	free(wmax);
+	free(m);
+	return rc;
+}
+
+static void
+ms(char *buf, size_t size, const json_t *o, const char *field)
+{
+	snprintf(buf, size, "%.3f", al_doc_real(o, field, 0) / 1e6);
+}
+
+void
+al_compare_midi_table(const json_t *cmp, bool markdown, FILE *f)
+{
+	static const char *const cols[] = { "events", "interval_ns", "delta_max_ns",
+					    "jitter_max_ns", "jitter_abs_max_ns",
+					    "jitter_mean_abs_ns" };
+	const json_t *r, *c, *st;
+	char b[64];
+	size_t i, j, k;
+
+	fprintf(f, markdown ? "| | result | events | interval ms | longest delta ms | "
+			      "max delta - interval ms | max abs jitter ms | mean abs jitter ms |\n"
+			      "|---|---|---|---|---|---|---|---|\n"
+			    : "    %-24s %7s %12s %12s %12s %12s %12s\n",
+		"result", "events", "interval", "longest", "max-intv", "max|jit|", "mean|jit|");
+	json_array_foreach(json_object_get(cmp, "results"), i, r)
+	{
+		fprintf(f, markdown ? "| %s | %s " : "%-3s %-24.24s", al_doc_str(r, "key", "?"),
+			al_doc_str(r, "label", "?"));
+		for (j = 0; j < sizeof(cols) / sizeof(cols[0]); j++) {
+			if (j == 0)
+				snprintf(b, sizeof(b), "%" JSON_INTEGER_FORMAT,
+					 json_integer_value(json_object_get(r, cols[j])));
+			else
+				ms(b, sizeof(b), r, cols[j]);
+			fprintf(f, markdown ? "| %s " : (j ? " %12s" : " %7s"), b);
+		}
+		fputs(markdown ? "|\n" : "\n", f);
+	}
+	fputs("\n", f);
+	json_array_foreach(al_doc_get(cmp, "scopes"), i, r)
+	json_array_foreach(json_object_get(r, "comparisons"), j, c)
+	json_array_foreach(json_object_get(c, "statistics"), k, st)
+	{
+		const json_t *lo = json_object_get(st, "ci_lo"), *hi = json_object_get(st, "ci_hi");
+		char l[32], h[32];
+
+		snprintf(l, sizeof(l), json_is_real(lo) ? "%+.3f" : "-inf", json_real_value(lo) / 1e6);
+		snprintf(h, sizeof(h), json_is_real(hi) ? "%+.3f" : "+inf", json_real_value(hi) / 1e6);
+		fprintf(f, "%s%s vs %s: %s %+.3f ms (%g %% CI %s .. %s ms): %s\n",
+			markdown ? "- " : "", al_doc_str(c, "b", "?"), al_doc_str(c, "a", "?"),
+			al_doc_str(st, "name", "?"), al_doc_real(st, "diff", 0) / 1e6,
+			100 * al_doc_real(cmp, "method.confidence", 0.95), l, h,
+			al_doc_str(st, "verdict", "?"));
+	}
+}
