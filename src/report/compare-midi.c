@@ -15,11 +15,19 @@
 #include "doc.h"
 #include "report.h"
 
+static bool
+is_loop(const json_t *doc)
+{
+	return !strcmp(al_doc_str(doc, "schema", ""), "audiolat.midi-loop/1") &&
+	       json_is_object(json_object_get(doc, "histogram"));
+}
+
 bool
 al_doc_is_midi(const json_t *doc)
 {
-	return !strcmp(al_doc_str(doc, "schema", ""), "audiolat.midi/1") &&
-	       json_is_object(json_object_get(doc, "jitter_histogram"));
+	return (!strcmp(al_doc_str(doc, "schema", ""), "audiolat.midi/1") &&
+		json_is_object(json_object_get(doc, "jitter_histogram"))) ||
+	       is_loop(doc);
 }
 
 /* Per window of the timeline: the largest |delta - interval| in it. */
@@ -70,6 +78,20 @@ statistic(const char *name, double a, double b, const struct al_ci *ci, double r
 }
 
 static json_t *
+loop_row(const json_t *doc, const char *key, const char *label)
+{
+	return json_pack("{s:s, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "key", key, "label",
+			 al_json_text(label), "sent", (json_int_t)al_doc_int(doc, "sent", 0),
+			 "echoed", (json_int_t)al_doc_int(doc, "echoed", 0), "lost",
+			 (json_int_t)al_doc_int(doc, "lost", 0), "latency_min_ns",
+			 (json_int_t)al_doc_int(doc, "latency_min_ns", 0), "latency_mean_ns",
+			 (json_int_t)al_doc_int(doc, "latency_mean_ns", 0), "latency_p99_ns",
+			 (json_int_t)al_doc_int(doc, "latency_p99_ns", 0), "latency_max_ns",
+			 (json_int_t)al_doc_int(doc, "latency_max_ns", 0), "jitter_peak_ns",
+			 (json_int_t)al_doc_int(doc, "jitter_peak_ns", 0));
+}
+
+static json_t *
 result_row(const json_t *doc, const char *key, const char *source)
 {
 	const char *label = al_doc_str(doc, "label", NULL), *slash;
@@ -80,6 +102,8 @@ result_row(const json_t *doc, const char *key, const char *source)
 		label = slash && slash[1] ? slash + 1 : source;
 	}
 
+	if (is_loop(doc))
+		return loop_row(doc, key, label ? label : "loop");
 	return json_pack("{s:s, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "key", key,
 			 "label", al_json_text(label ? label : al_doc_str(doc, "kind", "midi")),
 			 "source", al_json_text(source), "api",
@@ -102,14 +126,16 @@ al_compare_midi(const struct al_compare_input *in, size_t n, const struct al_com
 	int64_t **wmax = NULL;
 	size_t *m = NULL, d;
 	char key[4];
+	bool loop;
 	int rc = 0;
 
 	*out = NULL;
 	if (n < 2 || n > 26 || !o || o->resamples < 100 || !(o->confidence > 0 && o->confidence < 1))
 		return -EINVAL;
 	for (d = 0; d < n; d++)
-		if (!al_doc_is_midi(in[d].doc))
+		if (!al_doc_is_midi(in[d].doc) || is_loop(in[d].doc) != is_loop(in[0].doc))
 			return -EINVAL;
+	loop = is_loop(in[0].doc);
 	h = calloc(n, sizeof(*h));
 	wmax = calloc(n, sizeof(*wmax));
 	m = calloc(n, sizeof(*m));
@@ -121,7 +147,9 @@ al_compare_midi(const struct al_compare_input *in, size_t n, const struct al_com
 	for (d = 0; d < n && !rc; d++) {
 		snprintf(key, sizeof(key), "%c", (char)('A' + d));
 		json_array_append_new(results, result_row(in[d].doc, key, in[d].source));
-		rc = al_dhist_from_json(json_object_get(in[d].doc, "jitter_histogram"), NULL, &h[d]);
+		rc = al_dhist_from_json(json_object_get(in[d].doc,
+							loop ? "histogram" : "jitter_histogram"),
+					NULL, &h[d]);
 		if (!rc && !(wmax[d] = window_maxima(in[d].doc, &m[d])))
 			rc = -ENOMEM;
 	}
@@ -137,6 +165,14 @@ al_compare_midi(const struct al_compare_input *in, size_t n, const struct al_com
 		if (h[0].count && h[d].count)
 			rc = al_ci_quantile_diff(&a, &b, 0.99, o->resamples, o->seed, o->confidence,
 						 &p99);
+		if (loop) {
+			/* one message in flight: probes are independent; no windows for the max */
+			json_array_append_new(stats, statistic("p99_latency",
+							       al_dhist_quantile(&h[0], 0.99),
+							       al_dhist_quantile(&h[d], 0.99), &p99,
+							       0, "histogram bootstrap"));
+			goto next;
+		}
 		if (!rc)
 			rc = al_ci_max_diff(wmax[0], m[0], wmax[d], m[d], o->confidence, &max);
 		json_array_append_new(stats, statistic("p99_abs_jitter",
@@ -148,6 +184,7 @@ al_compare_midi(const struct al_compare_input *in, size_t n, const struct al_com
 					 (double)al_doc_int(in[0].doc, "jitter_abs_max_ns", 0),
 					 (double)al_doc_int(in[d].doc, "jitter_abs_max_ns", 0), &max,
 					 res_ns, "exceedance test on 1 s window maxima"));
+next:
 		snprintf(key, sizeof(key), "%c", (char)('A' + d));
 		json_array_append_new(comparisons, json_pack("{s:s, s:s, s:o}", "a", "A", "b", key,
 							     "statistics", stats));
@@ -182,23 +219,35 @@ ms(char *buf, size_t size, const json_t *o, const char *field)
 void
 al_compare_midi_table(const json_t *cmp, bool markdown, FILE *f)
 {
-	static const char *const cols[] = { "events", "interval_ns", "delta_max_ns",
-					    "jitter_max_ns", "jitter_abs_max_ns",
-					    "jitter_mean_abs_ns" };
+	static const char *const rec_cols[] = { "events", "interval_ns", "delta_max_ns",
+						"jitter_max_ns", "jitter_abs_max_ns",
+						"jitter_mean_abs_ns" };
+	static const char *const loop_cols[] = { "echoed", "latency_min_ns", "latency_mean_ns",
+						 "latency_p99_ns", "latency_max_ns",
+						 "jitter_peak_ns" };
+	bool loop = json_is_integer(
+		json_object_get(json_array_get(json_object_get(cmp, "results"), 0), "sent"));
+	const char *const *cols = loop ? loop_cols : rec_cols;
 	const json_t *r, *c, *st;
 	char b[64];
 	size_t i, j, k;
 
-	fprintf(f, markdown ? "| | result | events | interval ms | longest delta ms | "
-			      "max delta - interval ms | max abs jitter ms | mean abs jitter ms |\n"
-			      "|---|---|---|---|---|---|---|---|\n"
-			    : "    %-24s %7s %12s %12s %12s %12s %12s\n",
-		"result", "events", "interval", "longest", "max-intv", "max|jit|", "mean|jit|");
+	if (loop)
+		fprintf(f, markdown ? "| | result | echoed | min ms | mean ms | p99 ms | max ms | "
+				      "peak-to-peak ms |\n|---|---|---|---|---|---|---|---|\n"
+				    : "    %-24s %7s %12s %12s %12s %12s %12s\n",
+			"result", "echoed", "min", "mean", "p99", "max", "peak-peak");
+	else
+		fprintf(f, markdown ? "| | result | events | interval ms | longest delta ms | "
+				      "max delta - interval ms | max abs jitter ms | mean abs jitter ms |\n"
+				      "|---|---|---|---|---|---|---|---|\n"
+				    : "    %-24s %7s %12s %12s %12s %12s %12s\n",
+			"result", "events", "interval", "longest", "max-intv", "max|jit|", "mean|jit|");
 	json_array_foreach(json_object_get(cmp, "results"), i, r)
 	{
 		fprintf(f, markdown ? "| %s | %s " : "%-3s %-24.24s", al_doc_str(r, "key", "?"),
 			al_doc_str(r, "label", "?"));
-		for (j = 0; j < sizeof(cols) / sizeof(cols[0]); j++) {
+		for (j = 0; j < 6; j++) {
 			if (j == 0)
 				snprintf(b, sizeof(b), "%" JSON_INTEGER_FORMAT,
 					 json_integer_value(json_object_get(r, cols[j])));

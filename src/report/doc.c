@@ -84,7 +84,7 @@ al_doc_check(const json_t *doc, char *err, size_t err_size)
 		snprintf(err, err_size, "no \"schema\" string: not an audiolat document");
 		return -EINVAL;
 	}
-	if (!strcmp(schema, AL_SCHEMA_MIDI))
+	if (!strcmp(schema, AL_SCHEMA_MIDI) || !strcmp(schema, AL_SCHEMA_MIDI_LOOP))
 		return 0;
 	if (strcmp(schema, AL_SCHEMA_RUN)) {
 		/* the schema string came from outside: show only a printable prefix */
@@ -97,8 +97,8 @@ al_doc_check(const json_t *doc, char *err, size_t err_size)
 				? '?'
 				: schema[i];
 		shown[i] = '\0';
-		snprintf(err, err_size, "schema '%s%s' is not %s or %s", shown,
-			 schema[i] ? "..." : "", AL_SCHEMA_RUN, AL_SCHEMA_MIDI);
+		snprintf(err, err_size, "schema '%s%s' is not %s, %s or %s", shown,
+			 schema[i] ? "..." : "", AL_SCHEMA_RUN, AL_SCHEMA_MIDI, AL_SCHEMA_MIDI_LOOP);
 		return -EINVAL;
 	}
 	if (!json_is_object(al_doc_get(doc, "total"))) {

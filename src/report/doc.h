@@ -29,6 +29,7 @@ const char *al_doc_str(const json_t *o, const char *path, const char *dflt);
 bool al_doc_bool(const json_t *o, const char *path, bool dflt);
 
 #define AL_SCHEMA_MIDI "audiolat.midi/1"
+#define AL_SCHEMA_MIDI_LOOP "audiolat.midi-loop/1"
 
 /*
  * Is doc a document the report understands: an object with "schema"

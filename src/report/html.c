@@ -1519,6 +1519,21 @@ midi_section(struct rctx *c, const struct al_html_input *in, size_t idx, size_t 
 		fputs("</code>", f);
 	}
 	fputs("</p>\n<div class=\"cards\">\n", f);
+	if (!strcmp(al_doc_str(doc, "schema", ""), "audiolat.midi-loop/1")) {
+		/* a loop: round-trip latencies, not deltas */
+		fprintf(f, "<div class=\"card\"><b>%" PRId64 "</b><span>echoed</span></div>\n",
+			al_doc_int(doc, "echoed", 0));
+		fprintf(f, "<div class=\"card %s\"><b>%" PRId64 "</b><span>lost</span></div>\n",
+			al_doc_int(doc, "lost", 0) ? "bad" : "good", al_doc_int(doc, "lost", 0));
+		midi_card_dur(f, doc, "latency_min_ns", "min round trip");
+		midi_card_dur(f, doc, "latency_mean_ns", "mean round trip");
+		midi_card_dur(f, doc, "latency_p99_ns", "p99 round trip");
+		midi_card_dur(f, doc, "latency_max_ns", "max round trip");
+		midi_card_dur(f, doc, "jitter_peak_ns", "peak-to-peak jitter");
+		fputs("</div>\n", f);
+		warnings_list(f, doc);
+		goto tables;
+	}
 	fprintf(f, "<div class=\"card\"><b>%" PRId64 "</b><span>events</span></div>\n",
 		al_doc_int(doc, "events", 0));
 	midi_card_dur(f, doc, "interval_ns",
@@ -1570,6 +1585,7 @@ midi_section(struct rctx *c, const struct al_html_input *in, size_t idx, size_t 
 	fputs("</div>\n", f);
 	if (!h->n)
 		fputs("<p class=\"small\">No deltas: fewer than two events.</p>\n", f);
+tables:
 	if (json_array_size(phases)) {
 		fputs("<h3>Phases</h3>\n<table class=\"phases\"><thead><tr><th>phase</th>"
 		      "<th>time</th><th>events</th><th>deltas</th><th>longest delta</th>"

@@ -108,6 +108,22 @@ jqt "the wall-clock round trip (callback to callback) too" \
 t_exit 0 "loop straight from our output to our input (a feedback connection)" \
 	"$AUDIOLAT" midi loop --out audiolat-loop:in --in audiolat-loop:out -n 50 --timeout 3s \
 	--json "$T_TMP/self.json" --no-db -q
+
+# two loop results compare like run results
+t_exit 0 "a second loop through the thru client" \
+	"$AUDIOLAT" midi loop --out audiolat-thru:in --in audiolat-thru:out -n 200 --timeout 3s \
+	--json "$T_TMP/loop2.json" --no-db -q
+t_exit 0 "compare two loop results" "$AUDIOLAT" compare "$L" "$T_TMP/loop2.json" --json "$T_TMP/lc.json"
+t_grep "$OUT" '^A +loop\.json +200 ' "a row per loop result, named by its file"
+t_grep "$OUT" '^B vs A: p99_latency .*: (no significant difference|better|worse)$' "a verdict on the p99 latency"
+jqt "audiolat.compare-midi/1 with the p99 latency" \
+	'.schema == "audiolat.compare-midi/1" and .scopes[0].comparisons[0].statistics[0].name == "p99_latency"' "$T_TMP/lc.json"
+t_exit 1 "a loop and a record result do not mix" "$AUDIOLAT" compare "$L" "$R"
+t_exit 0 "report of a loop result" "$AUDIOLAT" report "$L" -o "$T_TMP/loop.html"
+if command -v xmllint >/dev/null; then
+	t_true "the loop report is well-formed" xmllint --noout --nonet "$T_TMP/loop.html"
+fi
+t_grep "$T_TMP/loop.html" '<span>p99 round trip</span>' "the loop report shows its round trips"
 jqt "the self-loop: 50 echoed, 0 lost, at least a period" \
 	'.echoed == 50 and .lost == 0 and .latency_frames_min >= 256' "$T_TMP/self.json"
 

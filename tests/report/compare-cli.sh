@@ -134,7 +134,7 @@ t_exit 1 "a truncated file: exit 1" "$AUDIOLAT" compare "$T/a.json" "$T/cut.json
 t_grep "$ERR" "^audiolat compare: .*cut.json: line [0-9]+, column [0-9]+: " "... with line and column"
 echo '{"schema": "audiolat.run/2", "total": {}}' >"$T/v2.json"
 t_exit 1 "a newer schema: exit 1" "$AUDIOLAT" compare "$T/a.json" "$T/v2.json"
-t_grep "$ERR" "v2.json: schema 'audiolat.run/2' is not audiolat.run/1 or audiolat.midi/1" "... naming it"
+t_grep "$ERR" "v2.json: schema 'audiolat.run/2' is not audiolat.run/1, audiolat.midi/1 or audiolat.midi-loop/1" "... naming it"
 t_exit 1 "a missing file: exit 1" "$AUDIOLAT" compare "$T/a.json" "$T/missing.json"
 t_exit 0 "--help" "$AUDIOLAT" compare --help
 t_grep "$OUT" "^usage: audiolat compare" "--help prints the usage"
