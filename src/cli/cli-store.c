@@ -81,3 +81,38 @@ cli_store_save_result(const char *db_opt, const char *text, bool quiet)
 {
 	return cli_store_save_as(db_opt, text, "run", quiet);
 }
+
+int
+cli_store_fetch_arg(const char *cmd, const char *db_opt, int argc, char **argv, int first,
+		    char **text, struct al_store **db_out, int64_t *id_out, char *path, size_t size)
+{
+	struct al_store *db = NULL;
+	int64_t id;
+	int ret;
+
+	*text = NULL;
+	if (db_out)
+		*db_out = NULL;
+	if (first >= argc)
+		return cli_usage_error(cmd, "which result? (an ID from audiolat history)");
+	if (first + 1 < argc)
+		return cli_usage_error(cmd, "unexpected argument '%s'", argv[first + 1]);
+	if (al_store_parse_id(argv[first], &id))
+		return cli_usage_error(cmd, "'%s' is not a result id (a number from audiolat "
+					    "history)", argv[first]);
+	if (id_out)
+		*id_out = id;
+	ret = cli_store_open(cmd, db_opt, CLI_STORE_READ, &db, path, size);
+	if (ret)
+		return ret;
+	if (!db)
+		return cli_cmd_error(AL_EXIT_RUNTIME, cmd, "no result with id %lld (no database "
+							   "at %s yet)", (long long)id, path);
+	if (al_store_get(db, id, text, NULL))
+		ret = cli_cmd_error(AL_EXIT_RUNTIME, cmd, "%s: %s", path, al_store_error(db));
+	if (db_out)
+		*db_out = db;
+	else
+		al_store_close(db);
+	return ret;
+}

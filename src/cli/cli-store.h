@@ -35,4 +35,15 @@ int cli_store_save_as(const char *db_opt, const char *text, const char *what, bo
 /* cli_store_save_as(db_opt, text, "run", quiet): after a run. */
 int cli_store_save_result(const char *db_opt, const char *text, bool quiet);
 
+/*
+ * The one positional argument of `show ID` and `export ID`: check it is
+ * there and alone, parse the id, open the database and fetch the saved
+ * document into *text (free it). With db non-NULL the database stays open
+ * in *db for the caller (close it, also on failure when set); *id and path
+ * (size bytes) get the id and the database file. Returns 0, or the exit
+ * code after one line naming what was wrong (usage 2, runtime 1).
+ */
+int cli_store_fetch_arg(const char *cmd, const char *db_opt, int argc, char **argv, int first,
+			char **text, struct al_store **db, int64_t *id, char *path, size_t size);
+
 #endif

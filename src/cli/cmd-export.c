@@ -38,9 +38,7 @@ int
 cmd_export(int argc, char **argv)
 {
 	const char *db_opt = NULL, *out_path = "-";
-	struct al_store *db = NULL;
 	char path[PATH_MAX], *text = NULL;
-	int64_t id;
 	int opt, rc, ret;
 
 	optind = 0;
@@ -67,25 +65,10 @@ cmd_export(int argc, char **argv)
 			return cli_usage_error("export", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (optind >= argc)
-		return cli_usage_error("export", "which result? (an ID from audiolat history)");
-	if (optind + 1 < argc)
-		return cli_usage_error("export", "unexpected argument '%s'", argv[optind + 1]);
-	if (al_store_parse_id(argv[optind], &id))
-		return cli_usage_error("export", "'%s' is not a result id (a number from "
-						 "audiolat history)", argv[optind]);
-
-	ret = cli_store_open("export", db_opt, CLI_STORE_READ, &db, path, sizeof(path));
+	ret = cli_store_fetch_arg("export", db_opt, argc, argv, optind, &text, NULL, NULL, path,
+				  sizeof(path));
 	if (ret)
 		return ret;
-	if (!db)
-		return cli_cmd_error(AL_EXIT_RUNTIME, "export", "no result with id %lld (no "
-								"database at %s yet)", (long long)id, path);
-	rc = al_store_get(db, id, &text, NULL);
-	if (rc) {
-		ret = cli_cmd_error(AL_EXIT_RUNTIME, "export", "%s: %s", path, al_store_error(db));
-		goto out;
-	}
 	/* saved documents are checked JSON: no NUL byte inside */
 	rc = cli_write_text_file(out_path, text);
 	if (rc) {
@@ -97,6 +80,5 @@ cmd_export(int argc, char **argv)
 	ret = AL_EXIT_OK;
 out:
 	free(text);
-	al_store_close(db);
 	return ret;
 }

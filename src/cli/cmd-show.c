@@ -248,25 +248,10 @@ cmd_show(int argc, char **argv)
 			return cli_usage_error("show", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (optind >= argc)
-		return cli_usage_error("show", "which result? (an ID from audiolat history)");
-	if (optind + 1 < argc)
-		return cli_usage_error("show", "unexpected argument '%s'", argv[optind + 1]);
-	if (al_store_parse_id(argv[optind], &id))
-		return cli_usage_error("show", "'%s' is not a result id (a number from audiolat "
-					       "history)", argv[optind]);
-
-	ret = cli_store_open("show", db_opt, CLI_STORE_READ, &db, path, sizeof(path));
+	ret = cli_store_fetch_arg("show", db_opt, argc, argv, optind, &text, &db, &id, path,
+				  sizeof(path));
 	if (ret)
-		return ret;
-	if (!db)
-		return cli_cmd_error(AL_EXIT_RUNTIME, "show", "no result with id %lld (no database "
-							      "at %s yet)", (long long)id, path);
-	rc = al_store_get(db, id, &text, NULL);
-	if (rc) {
-		ret = cli_cmd_error(AL_EXIT_RUNTIME, "show", "%s: %s", path, al_store_error(db));
 		goto out;
-	}
 	doc = json_loads(text, 0, &jerr);
 	if (!doc) { /* saved documents were checked: the file was changed behind our back */
 		ret = cli_cmd_error(AL_EXIT_RUNTIME, "show", "%s: result %lld: %d:%d: invalid JSON: %s",
