@@ -20,27 +20,6 @@
 #define MAX_ARGS 256
 #define ERR_SIZE 512
 
-static int
-split(char *s, size_t size, char **argv)
-{
-	int argc = 0;
-	size_t i, start = 0;
-
-	argv[argc++] = (char *)"run";
-	if (size && (s[size - 1] == '\n' || s[size - 1] == '\0'))
-		size--;
-	if (!size)
-		return argc;
-	for (i = 0; i <= size && argc < MAX_ARGS; i++) {
-		if (i == size || s[i] == '\n' || s[i] == '\0') {
-			s[i] = '\0';
-			argv[argc++] = s + start;
-			start = i + 1;
-		}
-	}
-	return argc;
-}
-
 static void
 check_ok(const struct al_run_cli *p)
 {
@@ -84,7 +63,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[ERR_SIZE], err2[ERR_SIZE], small[8];
 	int argc, r, r2;
 
-	argc = split(s, size, args);
+	argc = fuzz_split_args("run", s, size, args, MAX_ARGS);
 	memset(err, 'X', sizeof(err));
 	r = parse(args, argc, &p, err, sizeof(err));
 	FUZZ_CHECK(r == 0 || r == -EINVAL, "returned %d", r);

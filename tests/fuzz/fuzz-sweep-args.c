@@ -16,27 +16,6 @@
 #define MAX_ARGS 256
 #define ERR_SIZE 512
 
-static int
-split(char *s, size_t size, char **argv)
-{
-	int argc = 0;
-	size_t i, start = 0;
-
-	argv[argc++] = (char *)"sweep";
-	if (size && (s[size - 1] == '\n' || s[size - 1] == '\0'))
-		size--;
-	if (!size)
-		return argc;
-	for (i = 0; i <= size && argc < MAX_ARGS; i++) {
-		if (i == size || s[i] == '\n' || s[i] == '\0') {
-			s[i] = '\0';
-			argv[argc++] = s + start;
-			start = i + 1;
-		}
-	}
-	return argc;
-}
-
 static void
 check_list(const char *name, const long *v, int n, long min, long max)
 {
@@ -83,7 +62,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *s = fuzz_strndup(data, size), *argv[MAX_ARGS + 1], err[ERR_SIZE];
 	struct al_sweep_cli p, q;
-	int argc = split(s, size, argv), r1, r2;
+	int argc = fuzz_split_args("sweep", s, size, argv, MAX_ARGS), r1, r2;
 
 	argv[argc] = NULL;
 	r1 = al_sweep_parse_args(argc, argv, &p, err, sizeof(err));

@@ -48,4 +48,30 @@ fuzz_check_err(const char *err, size_t size, int input_has_newline)
 		   err);
 }
 
+/*
+ * Split s (size bytes, with room for a NUL at s[size]) on newline or NUL
+ * into argv after argv0, at most max entries: how the argument-parser
+ * targets turn an input into a command line.
+ */
+static inline int
+fuzz_split_args(const char *argv0, char *s, size_t size, char **argv, int max)
+{
+	int argc = 0;
+	size_t i, start = 0;
+
+	argv[argc++] = (char *)argv0;
+	if (size && (s[size - 1] == '\n' || s[size - 1] == '\0'))
+		size--;
+	if (!size)
+		return argc;
+	for (i = 0; i <= size && argc < max; i++) {
+		if (i == size || s[i] == '\n' || s[i] == '\0') {
+			s[i] = '\0';
+			argv[argc++] = s + start;
+			start = i + 1;
+		}
+	}
+	return argc;
+}
+
 #endif
