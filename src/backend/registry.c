@@ -24,10 +24,21 @@ static const struct al_backend_ops al_backend_jack = {
 };
 #endif
 
+#ifdef HAVE_OSS
+#include "oss.h"
+#else
+static const struct al_backend_ops al_backend_oss = {
+	.name = "oss",
+	.summary = "an OSS device (/dev/dsp: ALSA's OSS emulation) with fragments and blocking writes",
+	.unavailable = "built without linux/soundcard.h",
+};
+#endif
+
 const struct al_backend_ops *const al_backends[] = {
 	&al_backend_sim,
 	&al_backend_alsa,
 	&al_backend_jack,
+	&al_backend_oss,
 	NULL,
 };
 

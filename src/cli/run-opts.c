@@ -29,6 +29,7 @@ enum {
 	OPT_MMAP,
 	OPT_NEAREST,
 	OPT_TONE,
+	OPT_FRAGMENTS,
 	OPT_LOAD_BASE = 512, /* + index into al_load_optdefs */
 };
 
@@ -63,6 +64,7 @@ static const struct option run_opts[] = {
 	{ "mmap", no_argument, NULL, OPT_MMAP },
 	{ "nearest", no_argument, NULL, OPT_NEAREST },
 	{ "tone", required_argument, NULL, OPT_TONE },
+	{ "fragments", required_argument, NULL, OPT_FRAGMENTS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -76,19 +78,24 @@ const char al_run_help[] =
 	"\n"
 	"stream:\n"
 	"  -b, --backend NAME     sim (default: a simulated card, no hardware needed),\n"
-	"                         alsa (an ALSA PCM), jack (a JACK or PipeWire client)\n"
+	"                         alsa (an ALSA PCM), jack (a JACK or PipeWire client),\n"
+	"                         oss (/dev/dsp, ALSA's OSS emulation: blocking writes)\n"
 	"  -D, --device NAME      alsa: the PCM (default 'default'; audiolat devices lists\n"
-	"                         them); jack: the server (default $JACK_DEFAULT_SERVER)\n"
+	"                         them); jack: the server (default $JACK_DEFAULT_SERVER);\n"
+	"                         oss: the device file (default /dev/dsp)\n"
 	"  -r, --rate HZ          sample rate (default 48000)\n"
 	"  -P, --period FRAMES    frames per period (default 64)\n"
 	"  -n, --periods N        periods in the buffer, >= 2 (default 3)\n"
+	"      --fragments NxB    latencytest's form: N periods of B bytes of 16-bit\n"
+	"                         stereo (3x256 = -n 3 -P 64)\n"
 	"  -L, --cpu-load PCT     busy work per period, % of a period (default 80)\n"
 	"      --capture          record instead of play (alsa, jack)\n"
 	"      --duplex           record and play (alsa, jack)\n"
 	"      --mmap             mmap transfers instead of read/write (alsa)\n"
-	"      --nearest          take the rate and period the device gives (alsa; else\n"
-	"                         a device that cannot come close is refused)\n"
+	"      --nearest          take the rate and period the device gives (alsa, oss;\n"
+	"                         else a device that cannot come close is refused)\n"
 	"      --tone HZ          play a sine instead of silence, to hear the drop-outs\n"
+	"                         (alsa, jack)\n"
 	"scheduling:\n"
 	"  -p, --priority PRIO    SCHED_FIFO priority 1..99, 0 = SCHED_OTHER (default 80)\n"
 	"  -a, --affinity CPU     pin the audio thread to CPU\n"
@@ -161,15 +168,42 @@ dur(const char *opt, const char *arg, int64_t unit_ns, int64_t *out, char *err, 
 	return 0;
 }
 
+/*
+ * --fragments NxBYTES (latencytest's "3x256"): N periods of BYTES bytes of
+ * 16-bit stereo, 4 bytes a frame.
+ */
+static int
+parse_fragments(const char *arg, struct al_config *c, char *err, size_t err_size)
+{
+	const char *x = strchr(arg, 'x');
+	char n_text[16];
+	long n, bytes;
+
+	if (!x || x == arg || (size_t)(x - arg) >= sizeof(n_text))
+		return bad(err, err_size, "%s: '%s' is not NxBYTES (e.g. 3x256)", "--fragments", arg);
+	memcpy(n_text, arg, (size_t)(x - arg));
+	n_text[x - arg] = '\0';
+	if (al_parse_long(n_text, 2, 1024, &n) || al_parse_long(x + 1, 4, 4194304, &bytes))
+		return bad(err, err_size, "%s: '%s' is not NxBYTES with N 2..1024 and BYTES "
+			   "4..4194304", "--fragments", arg);
+	if (bytes % 4)
+		return bad(err, err_size, "%s: '%s': BYTES is not whole 16-bit stereo frames "
+			   "(a multiple of 4)", "--fragments", arg);
+	c->periods = (int)n;
+	c->period_frames = bytes / 4;
+	return 0;
+}
+
 /* The stream options the chosen backend cannot honour. */
 static int
 check_stream_opts(const struct al_config *c, char *err, size_t err_size)
 {
 	bool real = !strcmp(c->backend, "alsa") || !strcmp(c->backend, "jack");
+	bool oss = !strcmp(c->backend, "oss");
 	const char *opt = !real && c->capture ? "--capture"
 			  : !real && c->duplex ? "--duplex"
 			  : !real && c->tone_hz ? "--tone"
-			  : !real && c->nearest ? "--nearest"
+			  : !real && !oss && c->nearest ? "--nearest"
 			  : strcmp(c->backend, "alsa") && c->mmap ? "--mmap" : NULL;
 
 	if (opt)
@@ -249,6 +283,9 @@ al_run_parse_args(int argc, char **argv, struct al_run_cli *p, char *err, size_t
 			rc = num("-n/--periods", optarg, 2, 1024, &v, err, err_size);
 			if (!rc)
 				c->periods = (int)v;
+			break;
+		case OPT_FRAGMENTS:
+			rc = parse_fragments(optarg, c, err, err_size);
 			break;
 		case 'L':
 			rc = num("-L/--cpu-load", optarg, 0, 100, &v, err, err_size);

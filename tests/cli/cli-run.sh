@@ -38,6 +38,38 @@ bad "-a/--affinity" -a 4095
 bad "-D/--device" -D hw:0
 bad "--nosuch" --nosuch
 bad "unexpected argument" stray
+bad "--fragments" --fragments 3
+bad "--fragments" --fragments 1x256
+bad "--fragments" --fragments 3x255
+bad "--fragments" --fragments 3x256x
+bad "--capture" -b oss --capture
+bad "--tone" -b oss --tone 440
+bad "--mmap" -b oss --mmap
+
+# --fragments NxBYTES is latencytest's form: N periods of BYTES / 4 frames
+t_exit 0 "--fragments 3x256 runs" "$A" run --no-db -q -d 200ms --fragments 3x256 --json -
+t_true "--fragments 3x256 is 3 periods of 64 frames" \
+	jq -e '.config.periods == 3 and .config.period_frames == 64' "$OUT"
+t_exit 0 "--fragments after -P and -n wins" "$A" run --no-db -q -d 200ms -P 32 -n 5 --fragments 4x1024 --json -
+t_true "--fragments 4x1024 is 4 periods of 256 frames" \
+	jq -e '.config.periods == 4 and .config.period_frames == 256' "$OUT"
+
+# the OSS backend where there is no OSS device: exit 4 and one line that says why
+if [ -e /dev/dsp ]; then
+	t_skip "-b oss without /dev/dsp: this machine has one"
+	t_skip "-b oss without /dev/dsp names the device"
+else
+	t_exit 4 "-b oss without /dev/dsp exits 4" "$A" run --no-db -q -b oss -d 1s
+	t_grep "$ERR" '^audiolat run: oss /dev/dsp: No such file or directory \(no OSS device: load snd-pcm-oss' \
+		"-b oss without /dev/dsp names the device and the module"
+fi
+t_exit 4 "-b oss on a device that is not OSS exits 4" "$A" run --no-db -q -b oss -D /dev/null -d 1s
+t_grep "$ERR" '^audiolat run: oss /dev/null: not an OSS audio device' "-b oss -D /dev/null says it is not OSS"
+t_exit 4 "-b oss on a regular file exits 4" "$A" run --no-db -q -b oss -D "$0" -d 1s
+t_grep "$ERR" 'not a character device' "-b oss on a file says it is not a device (and never writes it)"
+t_exit 0 "devices -b oss exits 0" "$A" devices -b oss --json -
+t_true "devices -b oss: the backend is there, its devices listed" \
+	jq -e '.backends[0].backend == "oss" and .backends[0].available and (.backends[0].devices | type == "array")' "$OUT"
 
 # a short real run, JSON to a file
 J="$T_TMP/run.json"
