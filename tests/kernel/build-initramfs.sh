@@ -34,8 +34,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 die() { echo "build-initramfs: $*" >&2; exit 1; }
 missing() { echo "build-initramfs: $*" >&2; exit 77; }
 
-# the sound modules the guest loads (their dependencies come with them)
-modules="snd-dummy snd-aloop snd-virmidi snd-seq-dummy snd-seq snd-seq-midi snd-hrtimer"
+# the sound modules the guest loads (their dependencies come with them):
+# the virtual cards, then the drivers of qemu's emulated hardware (HDA
+# controller + generic codec, xHCI + USB audio class) and the OSS emulation
+modules="snd-dummy snd-aloop snd-virmidi snd-seq-dummy snd-seq snd-seq-midi snd-hrtimer
+	snd-hda-intel snd-hda-codec-generic xhci-pci snd-usb-audio snd-pcm-oss"
 # alsa-utils as a cross-check, jq to read JSON in the guest
 tools="aplay arecord amidi aplaymidi arecordmidi aseqdump aconnect jq"
 

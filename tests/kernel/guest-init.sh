@@ -24,7 +24,8 @@ TAP=/dev/ttyS1
 [ -c "$TAP" ] || TAP=/dev/console
 # the checks read this: which drivers failed to load
 : >/tmp/modprobe.log
-for m in snd-dummy snd-aloop snd-virmidi snd-seq-dummy snd-seq-midi snd-hrtimer; do
+for m in snd-dummy snd-aloop snd-virmidi snd-seq-dummy snd-seq-midi snd-hrtimer \
+	snd-hda-intel snd-hda-codec-generic xhci-pci snd-usb-audio snd-pcm-oss; do
 	modprobe "$m" >>/tmp/modprobe.log 2>&1 || echo "modprobe $m failed" >>/tmp/modprobe.log
 done
 read -r t_drivers _ </proc/uptime

@@ -14,7 +14,7 @@ set -o pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 audiolat=${1:-${AUDIOLAT:?AUDIOLAT must name the audiolat binary}}
 out=${2:-${BUILD_DIR:-$here/../../build}/kernel}
-QEMU_TIMEOUT=${QEMU_TIMEOUT:-120}
+QEMU_TIMEOUT=${QEMU_TIMEOUT:-240}
 
 N=0
 FAILED=0
@@ -30,6 +30,17 @@ mkdir -p "$out" || { echo "Bail out! cannot create $out"; exit 1; }
 # the logs of the last run stay in $out
 run=$(mktemp -d "$out/run.XXXXXX") || { echo "Bail out! cannot create a directory in $out"; exit 1; }
 qpid=
+cleanup() { # stop timeout and its qemu: TERM (timeout passes it on), then KILL
+	[ -n "$qpid" ] || return 0
+	kill -TERM "$qpid" 2>/dev/null
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		kill -0 "$qpid" 2>/dev/null || break
+		sleep 0.2
+	done
+	pkill -KILL -P "$qpid" 2>/dev/null
+	kill -KILL "$qpid" 2>/dev/null
+	qpid=
+}
 finish() {
 	cleanup
 	for f in guest-console.log guest-tap.log build.log; do
@@ -58,22 +69,13 @@ ok "the kernel $kver and an initramfs with $(basename "$audiolat") ($(du -k "$ru
 
 console="$run/guest-console.log"
 taplog="$run/guest-tap.log"
-cleanup() { # stop timeout and its qemu: TERM (timeout passes it on), then KILL
-	[ -n "$qpid" ] || return 0
-	kill -TERM "$qpid" 2>/dev/null
-	for _ in 1 2 3 4 5 6 7 8 9 10; do
-		kill -0 "$qpid" 2>/dev/null || break
-		sleep 0.2
-	done
-	pkill -KILL -P "$qpid" 2>/dev/null
-	kill -KILL "$qpid" 2>/dev/null
-	qpid=
-}
 
 # TCG only: /dev/kvm exists here but cannot run a stock kernel
 # (-nic none: no network card, so no iPXE boot ROM to sit through)
 timeout -k 5 "$QEMU_TIMEOUT" qemu-system-x86_64 -accel tcg -smp 1 -m 256M -nographic -no-reboot -nic none \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+	-audiodev none,id=snd0 -device ich9-intel-hda -device hda-duplex,audiodev=snd0 \
+	-device qemu-xhci -device usb-audio,audiodev=snd0 \
 	-kernel "$kernel" -initrd "$run/initramfs.cpio" \
 	-append "console=ttyS0 panic=-1 quiet${KERNEL_CHECKS:+ checks=$KERNEL_CHECKS}" \
 	-serial mon:stdio -serial "file:$taplog" </dev/null >"$console" 2>&1 &
