@@ -13,6 +13,7 @@
 
 #include <sqlite3.h>
 
+#include "core/clock.h"
 #include "store-private.h"
 
 /*
@@ -326,15 +327,27 @@ rollback:
 static int
 set_wal(struct al_store *s)
 {
+	int64_t deadline_ns;
 	sqlite3_stmt *st;
 	int rc;
 
 	if (sqlite3_db_readonly(s->db, "main") == 1)
 		return 0; /* readers of a read-only file get what is there */
-	rc = sqlite3_prepare_v2(s->db, "PRAGMA journal_mode = WAL", -1, &st, NULL);
-	if (rc == SQLITE_OK) {
-		rc = sqlite3_step(st);
-		sqlite3_finalize(st);
+	/*
+	 * Changing the journal mode needs the file to itself, and SQLite
+	 * answers SQLITE_BUSY at once, without its busy handler, while another
+	 * process opens the same new file: retry until the busy timeout.
+	 */
+	deadline_ns = al_clock_now_ns() + (int64_t)AL_STORE_BUSY_TIMEOUT_MS * AL_NS_PER_MS;
+	for (;;) {
+		rc = sqlite3_prepare_v2(s->db, "PRAGMA journal_mode = WAL", -1, &st, NULL);
+		if (rc == SQLITE_OK) {
+			rc = sqlite3_step(st);
+			sqlite3_finalize(st);
+		}
+		if ((rc & 0xff) != SQLITE_BUSY || al_clock_now_ns() >= deadline_ns)
+			break;
+		al_clock_sleep_until_ns(al_clock_now_ns() + 2 * AL_NS_PER_MS);
 	}
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return al__store_fail(s, rc, "switching to WAL mode");

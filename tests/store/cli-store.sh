@@ -248,6 +248,7 @@ wait $p1
 r1=$?
 wait $p2
 r2=$?
+[ $r1 -eq 0 ] && [ $r2 -eq 0 ] || sed 's/^/# writer: /' "$T_TMP/w1.err" "$T_TMP/w2.err" | head -n 20
 [ $r1 -eq 0 ] && [ $r2 -eq 0 ]
 t_result $? "two concurrent writers: every import succeeded"
 cat "$T_TMP/w1.err" "$T_TMP/w2.err" | sed 's/^/# /' | head -n 10
