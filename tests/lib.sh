@@ -30,12 +30,16 @@ t_exit() {
 	t_result $([ "$rc" -eq "$want" ] && echo 0 || echo 1) "$desc"
 }
 
-# t_grep FILE REGEX DESC: FILE contains a line matching the extended REGEX.
+# t_grep FILE [--] REGEX DESC: FILE contains a line matching the extended
+# REGEX ("--" before a REGEX that starts with a dash).
 t_grep() {
-	grep -Eq -- "$2" "$1"
+	local file=$1
+	shift
+	[ "$1" = "--" ] && shift
+	grep -Eq -- "$1" "$file"
 	local rc=$?
-	[ $rc -eq 0 ] || { echo "# no match for /$2/ in $1:"; head -n 20 "$1" | sed 's/^/#   /'; }
-	t_result $rc "$3"
+	[ $rc -eq 0 ] || { echo "# no match for /$1/ in $file:"; head -n 20 "$file" | sed 's/^/#   /'; }
+	t_result $rc "$2"
 }
 
 # t_true DESC CMD...: CMD exits 0 (its stdout is discarded, stderr kept in $ERR).
