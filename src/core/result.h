@@ -86,7 +86,7 @@ struct al_metric {
 	char unit[16];
 };
 
-#define AL_PHASE_METRICS 8
+#define AL_PHASE_METRICS 16 /* throughput figures of one phase (all its loads together) */
 
 /* One system check (audiolat check), kept with every result. */
 struct al_syscheck {

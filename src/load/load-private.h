@@ -13,7 +13,7 @@
 
 #include "load.h"
 
-#define AL_LOAD_COUNTERS 4
+#define AL_LOAD_COUNTERS 8
 #define AL_LOAD_ERR_LEN 160
 
 enum al_load_state {
@@ -55,6 +55,12 @@ struct al_load_ops {
 	bool needs_arg;                  /* cmd:COMMAND */
 	/* workers to fork; NULL: one. 0 workers: nothing runs (idle). */
 	int (*workers)(const struct al_load_opts *o);
+	/*
+	 * In the controller, from al_load_check_opts() when a phase uses the
+	 * load (may be NULL): do the options fit? 0, or -errno with one line
+	 * in err naming the option.
+	 */
+	int (*check)(const struct al_load_opts *o, char *err, size_t err_size);
 	/* In the supervisor before the workers fork (open files): 0 or -errno + al_load_fail(). */
 	int (*setup)(struct al_load_ctx *c);
 	/* In each worker: runs until killed; returns 0 when done on its own, -errno on failure. */
@@ -71,7 +77,7 @@ struct al_load_ops {
 
 extern const struct al_load_ops al_load_idle, al_load_cpu, al_load_mem, al_load_hackbench,
 	al_load_disk_write, al_load_disk_copy, al_load_disk_read, al_load_procfs, al_load_fork,
-	al_load_cmd;
+	al_load_rt_migrate, al_load_cmd;
 
 /* Record the load's error (first one wins); returns err (a -errno) for chaining. */
 int al_load_fail(struct al_load_shm *shm, int err, const char *fmt, ...)
@@ -84,6 +90,18 @@ static inline void
 al__load_add(struct al_load_shm *shm, int i, uint64_t n)
 {
 	atomic_fetch_add_explicit(&shm->count[i], n, memory_order_relaxed);
+}
+
+/* Raise counter i to v when v is larger (a maximum, not a sum). */
+static inline void
+al__load_max(struct al_load_shm *shm, int i, uint64_t v)
+{
+	uint64_t cur = atomic_load_explicit(&shm->count[i], memory_order_relaxed);
+
+	while (v > cur && !atomic_compare_exchange_weak_explicit(&shm->count[i], &cur, v,
+								 memory_order_relaxed,
+								 memory_order_relaxed))
+		;
 }
 
 static inline uint64_t
@@ -112,7 +130,7 @@ void al__load_metric(struct al_metric *m, const char *name, double value, const 
 /* Name the calling process "al-<name>" (comm). */
 void al__load_set_comm(const char *name);
 
-/* CPUs the loads may use (the --load-cpus set, or the process's affinity). */
+/* CPUs the loads may use (o->ncpus, else the --load-cpus set or the caller's affinity). */
 int al__load_ncpus(const struct al_load_opts *o);
 
 /* The working set of one mem worker. */

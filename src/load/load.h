@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Load generators: hackbench, cpu, mem, disk-write, disk-copy, disk-read,
- * procfs, fork, cmd and idle, run in phases while audiolat measures.
+ * Load generators: hackbench, rt-migrate, cpu, mem, disk-write, disk-copy,
+ * disk-read, procfs, fork, cmd and idle, run in phases while audiolat
+ * measures.
  *
  * Life of a phase (all calls from the controller thread, which must
  * outlive the loads: the supervisors die with the thread that forked them):
@@ -55,6 +56,7 @@ struct al_load_opts {
 	bool cpus_all;            /* true (default): every CPU */
 	cpu_set_t cpus;           /* --load-cpus, when !cpus_all */
 	char cpus_text[64];       /* "all" or the list as given ("0,2-3") */
+	int ncpus;                /* load CPUs, fixed at phase start; 0: counted when asked */
 
 	/* disk loads */
 	char dir[AL_LOAD_DIR_MAX]; /* --load-dir, default /var/tmp */
@@ -70,9 +72,15 @@ struct al_load_opts {
 	bool hb_threads;          /* --threads: threads instead of processes */
 	int hb_runs;              /* stop after this many runs; 0 = repeat until stopped */
 
-	/* cpu, mem, procfs, fork */
+	/* cpu, mem, procfs, fork; the threads of rt-migrate */
 	int workers;              /* --workers; 0: the load's default (cpu, mem: one per CPU) */
 	int64_t mem_bytes;        /* --mem-size per mem worker; 0: 4 x last-level cache, >= 64 MiB */
+
+	/* rt-migrate */
+	int64_t rt_period_ns;     /* --rt-period, default 20 ms */
+	int64_t rt_run_ns;        /* --rt-run as a time; 0: rt_run_pct of the period */
+	int rt_run_pct;           /* --rt-run as a percentage of the period, default 20 */
+	int rt_prio;              /* --rt-prio: SCHED_FIFO priority of the lowest thread, default 2 */
 };
 
 /* Fill o with the defaults. Returns 0. */
@@ -151,8 +159,8 @@ int64_t al_load_spec_total_ns(const struct al_phase_spec *phases, size_t n_phase
  * Check what the phases will need (phases == NULL: everything): the
  * --load-dir is a writable directory (a temporary file is created and
  * removed), --direct works there, --load-cpus names available CPUs, the
- * hackbench parameters fit. 0, or -EINVAL/-EACCES/-EROFS/-ENOENT... with
- * one line in err.
+ * hackbench and rt-migrate parameters fit. 0, or
+ * -EINVAL/-EACCES/-EROFS/-ENOENT... with one line in err.
  */
 int al_load_check_opts(const struct al_load_opts *o, const struct al_phase_spec *phases,
 		       size_t n_phases, char *err, size_t err_size);
@@ -160,7 +168,10 @@ int al_load_check_opts(const struct al_load_opts *o, const struct al_phase_spec 
 /* The size of the disk loads' files: --file-size, or sized from memory. */
 int64_t al_load_file_size_bytes(const struct al_load_opts *o);
 
-/* The number of workers a load starts (cpu and mem: one per load CPU by default). */
+/*
+ * The number of worker processes a load starts (cpu and mem: one per load
+ * CPU by default; rt-migrate: one, which runs the threads).
+ */
 int al_load_workers(const struct al_load_ops *ops, const struct al_load_opts *o);
 
 /* The running loads of one phase. */

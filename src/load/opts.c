@@ -37,6 +37,9 @@ al_load_opts_init(struct al_load_opts *o)
 	o->hb_fds = 20;
 	o->hb_loops = 100;
 	o->hb_datasize = 100;
+	o->rt_period_ns = 20 * AL_NS_PER_MS;
+	o->rt_run_pct = 20;
+	o->rt_prio = 2;
 	return 0;
 }
 
@@ -179,7 +182,8 @@ const struct al_load_optdef al_load_optdefs[] = {
 	{ "direct", 0, false, NULL, "disk loads use O_DIRECT" },
 	{ "file-size", 0, true, "SIZE",
 	  "size of each disk load file, e.g. 256M (default: 1/8 of available memory, 16M..1G)" },
-	{ "workers", 0, true, "N", "worker processes of cpu, mem, procfs, fork (default: cpu, mem one per CPU; others 1)" },
+	{ "workers", 0, true, "N",
+	  "worker processes of cpu, mem, procfs, fork; threads of rt-migrate (default: cpu, mem one per CPU; rt-migrate CPUs + 1; others 1)" },
 	{ "mem-size", 0, true, "SIZE",
 	  "working set of each mem worker (default 4 x last-level cache, at least 64M)" },
 	{ "groups", 'g', true, "N", "hackbench groups (default 10)" },
@@ -189,6 +193,12 @@ const struct al_load_optdef al_load_optdefs[] = {
 	{ "pipe", 'p', false, NULL, "hackbench uses pipes (default: Unix sockets)" },
 	{ "threads", 'T', false, NULL, "hackbench workers are threads (default: processes)" },
 	{ "process", 'P', false, NULL, "hackbench workers are processes (the default)" },
+	{ "rt-period", 0, true, "TIME",
+	  "rt-migrate: the threads wake together every TIME, 100us..1s (default 20ms)" },
+	{ "rt-run", 0, true, "TIME|PCT%",
+	  "rt-migrate: busy time per period, a time or a % of --rt-period (default 20%)" },
+	{ "rt-prio", 0, true, "PRIO",
+	  "rt-migrate: SCHED_FIFO priority of the lowest thread, 1..98; each next one higher (default 2)" },
 	{ NULL, 0, false, NULL, NULL },
 };
 
@@ -202,6 +212,66 @@ opt_long(const char *name, const char *arg, long min, long max, long *out, char 
 		snprintf(err, err_size, "--%s: '%s' is not in %ld..%ld", name, arg, min, max);
 	else if (r)
 		snprintf(err, err_size, "--%s: '%s' is not a whole number", name, arg);
+	return r;
+}
+
+/* A duration with a unit ("500us", "20ms") in [min_ns, max_ns], the range as text. */
+static int
+opt_duration(const char *name, const char *arg, int64_t min_ns, int64_t max_ns,
+	     const char *range, int64_t *out_ns, char *err, size_t err_size)
+{
+	int64_t t_ns;
+	int r = al_parse_duration_ns(arg, 0, &t_ns);
+
+	if (r == -EINVAL) {
+		snprintf(err, err_size, "--%s: '%s' is not a time with a unit (e.g. 20ms, 500us)",
+			 name, arg);
+		return r;
+	}
+	if (!r && (t_ns < min_ns || t_ns > max_ns))
+		r = -ERANGE;
+	if (r) {
+		snprintf(err, err_size, "--%s: '%s' is not in %s", name, arg, range);
+		return r;
+	}
+	*out_ns = t_ns;
+	return 0;
+}
+
+/* --rt-run: a time, or a whole percentage of the period ("20%"). */
+static int
+opt_rt_run(struct al_load_opts *o, const char *arg, char *err, size_t err_size)
+{
+	size_t len = strlen(arg);
+	char pct[16];
+	long v;
+	int r;
+
+	if (len && arg[len - 1] == '%') {
+		if (len > sizeof(pct))
+			r = -ERANGE;
+		else {
+			memcpy(pct, arg, len - 1);
+			pct[len - 1] = 0;
+			r = al_parse_long(pct, 1, 99, &v);
+		}
+		if (r) {
+			snprintf(err, err_size, "--rt-run: '%s' is not a percentage of --rt-period in 1%%..99%%",
+				 arg);
+			return r;
+		}
+		o->rt_run_pct = (int)v;
+		o->rt_run_ns = 0;
+		return 0;
+	}
+	r = opt_duration("rt-run", arg, AL_NS_PER_US, AL_NS_PER_SEC, "1us..1s", &o->rt_run_ns, err,
+			 err_size);
+	if (r == -EINVAL)
+		snprintf(err, err_size,
+			 "--rt-run: '%s' is not a time (e.g. 4ms) or a percentage of --rt-period (e.g. 20%%)",
+			 arg);
+	if (!r)
+		o->rt_run_pct = 0;
 	return r;
 }
 
@@ -306,6 +376,17 @@ al_load_opt_set(struct al_load_opts *o, const char *name, const char *arg, char 
 			o->hb_datasize = (int)v;
 		return r;
 	}
+	if (!strcmp(name, "rt-period"))
+		return opt_duration(name, arg, 100 * AL_NS_PER_US, AL_NS_PER_SEC, "100us..1s",
+				    &o->rt_period_ns, err, err_size);
+	if (!strcmp(name, "rt-run"))
+		return opt_rt_run(o, arg, err, err_size);
+	if (!strcmp(name, "rt-prio")) {
+		r = opt_long(name, arg, 1, 98, &v, err, err_size);
+		if (!r)
+			o->rt_prio = (int)v;
+		return r;
+	}
 	if (!strcmp(name, "pipe")) {
 		o->hb_pipe = true;
 		return 0;
@@ -341,9 +422,11 @@ al_load_check_opts(const struct al_load_opts *o, const struct al_phase_spec *pha
 	bool disk = phases_use(phases, n_phases, &al_load_disk_write) ||
 		    phases_use(phases, n_phases, &al_load_disk_copy) ||
 		    phases_use(phases, n_phases, &al_load_disk_read);
+	const struct al_load_ops *ops;
 	struct stat st;
 	cpu_set_t allowed;
 	int fd, r, c;
+	size_t i;
 
 	if (!o->cpus_all) {
 		if (sched_getaffinity(0, sizeof(allowed), &allowed))
@@ -365,6 +448,13 @@ al_load_check_opts(const struct al_load_opts *o, const struct al_phase_spec *pha
 		snprintf(err, err_size, "hackbench: %d groups x %d fds x 2 is more than %d tasks",
 			 o->hb_groups, o->hb_fds, HB_TASKS_MAX);
 		return -EINVAL;
+	}
+	for (i = 0; (ops = al_load_get(i)); i++) {
+		if (ops->check && phases_use(phases, n_phases, ops)) {
+			r = ops->check(o, err, err_size);
+			if (r)
+				return r;
+		}
 	}
 	if (!disk)
 		return 0;
@@ -439,6 +529,8 @@ al__load_ncpus(const struct al_load_opts *o)
 	cpu_set_t set;
 	int n;
 
+	if (o->ncpus > 0)
+		return o->ncpus;
 	if (!o->cpus_all) {
 		n = CPU_COUNT(&o->cpus);
 		return n > 0 ? n : 1;

@@ -417,9 +417,13 @@ al_load_phase_start(const struct al_phase_spec *ph, const struct al_load_opts *o
 	}
 	s->opts = *o;
 	s->spec = *ph;
-	/* sizes from memory are fixed once, so the description is exact */
+	/*
+	 * sizes from memory and the CPU count (the supervisors undo a pinning
+	 * of ours) are fixed once, so the description is exact
+	 */
 	s->opts.file_size_bytes = al_load_file_size_bytes(o);
 	s->opts.mem_bytes = al__load_mem_bytes(o);
+	s->opts.ncpus = al__load_ncpus(o);
 	for (i = 0; i < AL_LOAD_PHASE_LOADS; i++) {
 		ready_fds[i] = -1;
 		s->runs[i].slot = -1;

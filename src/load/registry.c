@@ -8,7 +8,7 @@
 static const struct al_load_ops *const registry[] = {
 	&al_load_idle,	    &al_load_hackbench, &al_load_cpu,	  &al_load_mem,
 	&al_load_disk_write, &al_load_disk_copy, &al_load_disk_read, &al_load_procfs,
-	&al_load_fork,	    &al_load_cmd,
+	&al_load_fork,	    &al_load_rt_migrate, &al_load_cmd,
 };
 
 const struct al_load_ops *

@@ -30,11 +30,14 @@ bad() {
 # --- help and usage errors -----------------------------------------------
 
 t_exit 0 "load --help exits 0" "$A" load --help
-for l in idle hackbench cpu mem disk-write disk-copy disk-read procfs fork cmd; do
+for l in idle hackbench cpu mem disk-write disk-copy disk-read procfs fork rt-migrate cmd; do
 	t_grep "$OUT" "^  $l " "--help lists $l"
 done
-t_grep "$OUT" -- "--load-policy POLICY" "--help lists --load-policy"
-t_grep "$OUT" -- "-g, --groups N" "--help lists -g/--groups"
+t_grep "$OUT" "--load-policy POLICY" "--help lists --load-policy"
+t_grep "$OUT" "-g, --groups N" "--help lists -g/--groups"
+t_grep "$OUT" "--rt-period TIME" "--help lists --rt-period"
+t_grep "$OUT" "--rt-run TIME\|PCT%" "--help lists --rt-run"
+t_grep "$OUT" "--rt-prio PRIO" "--help lists --rt-prio"
 t_exit 0 "audiolat --help lists load" "$A" --help
 t_grep "$OUT" '^  load ' "the dispatcher lists load"
 
@@ -58,6 +61,17 @@ bad "a --load-dir that is a file" "--load-dir: .*Not a directory" disk-read --lo
 bad "an unknown option" "unknown option '--nosuch'" cpu --nosuch
 bad "cmd without a command" "cmd needs a command" cmd -d 1s
 bad "a stray argument" "unexpected argument 'extra'" cpu extra -d 1s
+bad "an rt period without a unit" "--rt-period: '20' is not a time with a unit" rt-migrate --rt-period 20 -d 1s
+bad "an rt period out of range" "--rt-period: '2s' is not in 100us..1s" rt-migrate --rt-period 2s -d 1s
+bad "an rt run of 100 %" "--rt-run: '100%' is not a percentage" rt-migrate --rt-run 100% -d 1s
+bad "a malformed rt run" "--rt-run: '4x' is not a time" rt-migrate --rt-run 4x -d 1s
+bad "an rt run as long as the period" "--rt-run: 20ms is not shorter than --rt-period 20ms" \
+	rt-migrate --rt-run 20ms -d 1s
+bad "rt threads that fill the CPUs" "--rt-run: 3 threads x 15ms every 20ms leave the 1 load CPU no time" \
+	rt-migrate --load-cpus 0 --workers 3 --rt-run 15ms -d 1s
+bad "an rt priority out of range" "--rt-prio: '99' is not in 1..98" rt-migrate --rt-prio 99 -d 1s
+bad "rt threads past priority 99" "--rt-prio: 3 threads from priority 98 go past 99" \
+	rt-migrate --rt-prio 98 --workers 3 --rt-run 1% -d 1s
 t_exit 0 "a missing --load-dir does not matter to cpu" "$A" load cpu -q -d 100ms --load-dir "$T_TMP/nosuch"
 
 # --- hackbench, like rt-tests ---------------------------------------------
@@ -113,6 +127,72 @@ t_grep "$OUT" 'restarts=[2-9] failed_runs=0 ' "its restarts are counted"
 t_exit 1 "a cmd that cannot run exits 1" "$A" load cmd:'/nonexistent/x 2>/dev/null' -d 2s -q
 t_grep "$ERR" "^audiolat load: cmd: '/nonexistent/x 2>/dev/null' could not be run" "the cmd failure is named"
 t_grep "$OUT" 'result=error' "the summary says error"
+
+# --- rt-migrate: SCHED_FIFO threads (root, CAP_SYS_NICE or an rtprio limit) ---
+
+# The threads of the groups given, as "CLASS:PRIO" sorted by priority.
+rt_threads_in() {
+	ps -eLo pgid=,cls=,rtprio=,comm= |
+		awk -v g="$1" '$1 == g && $4 == "al-rt-migrate" && $2 == "FF" { print $2 ":" $3 }' |
+		sort -t: -k2 -n | paste -sd' '
+}
+
+n=$(($(nproc) + 1))
+want_threads=$(for p in $(seq 2 $((n + 1))); do printf 'FF:%s ' "$p"; done | sed 's/ $//')
+"$A" load rt-migrate -d 2s >"$OUT" 2>"$ERR" &
+P=$!
+G=$(load_groups $P)
+sleep 0.5
+threads=$(rt_threads_in "$G")
+wait $P
+rc=$?
+if [ $rc -eq 4 ]; then
+	for t in "rt-migrate -d 2s" "its load line" "its figures" "its threads" "its cleanup" \
+		"rt-migrate SIGINT" "hackbench+rt-migrate"; do
+		t_skip "$t" "$(head -n 1 "$ERR")"
+	done
+else
+	t_result $rc "rt-migrate -d 2s exits 0"
+	t_grep "$OUT" "^load: rt-migrate threads=$n prio=fifo:2\.\.$((n + 1)) period_ns=20000000 run_ns=4000000 policy=other nice=0 cpus=all\$" \
+		"the load line: CPUs + 1 threads from priority 2, 20 % of 20 ms"
+	# periods/s is > 0; the rest are what the kernel did (migrations may be 0)
+	t_grep "$OUT" '^summary: load=rt-migrate time_s=2\.[0-9]+ periods_per_s=[1-9][0-9.]* migrations=[0-9]+ missed_periods=[0-9]+ prio_inversions=[0-9]+ top_wake_max_ns=[0-9]+ interrupted=no result=ok$' \
+		"rt-migrate reports periods/s, migrations, missed periods, inversions, the top wake-up"
+	t_result $([ "$threads" = "$want_threads" ] && echo 0 || echo 1) \
+		"$n SCHED_FIFO threads at priorities 2..$((n + 1)) (got '$threads')"
+	t_true "no al-rt-migrate process left after the end" gone_within_1s $G
+
+	"$A" load rt-migrate --rt-period 5ms --rt-run 1ms --rt-prio 10 --load-policy batch -d 30s >"$OUT" 2>"$ERR" &
+	P=$!
+	G=$(load_groups $P)
+	sleep 0.5
+	threads=$(rt_threads_in "$G")
+	kill -INT $P
+	wait $P
+	rc=$?
+	t_result $([ $rc -eq 0 ] && [ "${threads%% *}" = "FF:10" ] && echo 0 || echo 1) \
+		"rt-migrate SIGINT: exit 0 (got $rc), threads FIFO from 10 whatever --load-policy ('$threads')"
+	t_grep "$OUT" '^summary: load=rt-migrate .*periods_per_s=[1-9][0-9.]* .* interrupted=yes result=ok$' \
+		"SIGINT: the rt-migrate figures so far are printed"
+	t_true "SIGINT: no al-rt-migrate process left" gone_within_1s $G
+
+	t_exit 0 "hackbench+rt-migrate exits 0" "$A" load hackbench+rt-migrate -g 1 -f 2 -l 10 -d 500ms -q
+	t_grep "$OUT" 'hackbench.runs=[1-9][0-9]* rt-migrate.periods_per_s=[1-9][0-9.]* rt-migrate.migrations=[0-9]+ rt-migrate.missed_periods=[0-9]+ rt-migrate.prio_inversions=[0-9]+ rt-migrate.top_wake_max_ns=[0-9]+ .*result=ok$' \
+		"hackbench+rt-migrate: both loads' figures"
+fi
+
+# without the permission: exit 4, one line (root drops to nobody; everyone drops the rtprio limit)
+drop=()
+[ "$(id -u)" -eq 0 ] && drop=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+if [ "$(id -u)" -eq 0 ] && ! command -v setpriv >/dev/null; then
+	t_skip "rt-migrate without permission" "no setpriv to drop root"
+	t_skip "rt-migrate without permission: the message" "no setpriv to drop root"
+else
+	t_exit 4 "rt-migrate without SCHED_FIFO permission exits 4" \
+		bash -c 'ulimit -r 0 && exec "$@"' rtprio0 "${drop[@]}" "$A" load rt-migrate -d 2s -q
+	t_grep "$ERR" "^audiolat load: rt-migrate: SCHED_FIFO priority [0-9]+: Operation not permitted \(needs root, CAP_SYS_NICE or an rtprio limit\)$" \
+		"the missing permission is named in one line"
+fi
 
 # --- cleanup ---------------------------------------------------------------
 

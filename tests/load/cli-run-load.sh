@@ -42,6 +42,22 @@ t_grep "$OUT" '^idle +[0-9]+ ' "a row for idle"
 t_grep "$OUT" '^disk-write +[0-9]+ .*disk-write' "a row for disk-write with its parameters"
 t_grep "$OUT" 'bytes_per_s=' "disk-write's throughput"
 
+# rt-migrate in a phase (needs SCHED_FIFO: root, CAP_SYS_NICE or an rtprio limit)
+t_exit 0 "run --help exits 0" "$A" run --help
+t_grep "$OUT" "--rt-period, --rt-run, --rt-prio" "run --help lists the rt-migrate options"
+t_exit 0 "a run with an rt-migrate phase" "$A" run -q -b sim -d 2s --load rt-migrate:2s --json "$J"
+if jq -e '.phases[0].error // "" | test("not permitted")' "$J" >/dev/null; then
+	for t in "rt-migrate's load string" "rt-migrate's throughput" "rt-migrate ran without error"; do
+		t_skip "$t" "$(jq -r '.phases[0].error' "$J")"
+	done
+else
+	t_true "rt-migrate's load string is recorded" \
+		jq -e '.phases[0].name == "rt-migrate" and (.phases[0].load | test("^rt-migrate threads=[0-9]+ prio=fifo:2[.][.][0-9]+ period_ns=20000000 run_ns=4000000 policy=other nice=0 cpus=all$"))' "$J"
+	t_true "rt-migrate's throughput is recorded" \
+		jq -e '.phases[0].throughput | .periods_per_s.value > 0 and .migrations.value >= 0 and .missed_periods.value >= 0 and .prio_inversions.value >= 0 and .top_wake_max_ns.unit == "ns"' "$J"
+	t_true "rt-migrate ran without error" jq -e '.phases[0].error == null' "$J"
+fi
+
 # bad specs and options: exit 2, one line
 bad() { # bad WANT ARGS...
 	local want=$1
@@ -54,6 +70,8 @@ bad "--load" --load idle:10parsecs
 bad "--load" --load "idle:1s,"
 bad "groups" --load hackbench --groups -1
 bad "load-policy" --load cpu --load-policy fifo:200
+bad "rt-run" --load rt-migrate --rt-period 5ms --rt-run 5ms
+bad "rt-prio" --load idle:1s,rt-migrate --rt-prio 0
 bad "load-dir" --load disk-write --load-dir /nonexistent/dir
 ro=$T_TMP/ro
 mkdir -p "$ro"

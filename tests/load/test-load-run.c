@@ -6,6 +6,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -204,6 +206,58 @@ hackbench_runs_end_the_phase(void **state)
 	assert_non_null(strstr(ph.load, "mode=thread ipc=pipe"));
 }
 
+/* May a process of ours run SCHED_FIFO at prio? (tried in a child) */
+static bool
+fifo_permitted(int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0)
+		_exit(sched_setscheduler(0, SCHED_FIFO, &sp) ? 1 : 0);
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return false;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+static void
+rt_migrate_runs(void **state)
+{
+	struct al_load_opts o;
+	struct al_phase ph;
+	char e[256];
+	int pr;
+
+	(void)state;
+	if (!fifo_permitted(4))
+		skip(); /* not root, no CAP_SYS_NICE, no rtprio limit */
+	opts_small(&o);
+	o.workers = 3;
+	/* --load-policy is for the waiting process; the threads stay SCHED_FIFO 2..4 */
+	assert_int_equal(al_load_opt_set(&o, "load-policy", "batch", e, sizeof(e)), 0);
+	assert_int_equal(run_phase("rt-migrate", &o, 300 * AL_NS_PER_MS, &ph, &pr), 0);
+	assert_int_equal(pr, 0);
+	assert_string_equal(ph.error, "");
+	assert_string_equal(ph.load, "rt-migrate threads=3 prio=fifo:2..4 period_ns=20000000 "
+				     "run_ns=4000000 policy=batch nice=0 cpus=all");
+	assert_int_equal(ph.n_throughput, 5);
+	assert_true(metric(&ph, "periods_per_s") > 0);
+	assert_true(metric(&ph, "migrations") >= 0);
+	assert_true(metric(&ph, "missed_periods") >= 0);
+	assert_true(metric(&ph, "prio_inversions") >= 0);
+	assert_true(metric(&ph, "top_wake_max_ns") > 0);
+
+	/* with hackbench: both loads' figures, named by load, all 8 kept */
+	o.hb_groups = 1;
+	assert_int_equal(run_phase("hackbench+rt-migrate", &o, 300 * AL_NS_PER_MS, &ph, &pr), 0);
+	assert_string_equal(ph.error, "");
+	assert_int_equal(ph.n_throughput, 8);
+	assert_true(metric(&ph, "hackbench.messages_per_s") > 0);
+	assert_true(metric(&ph, "rt-migrate.periods_per_s") > 0);
+	assert_true(metric(&ph, "rt-migrate.top_wake_max_ns") > 0);
+}
+
 static void
 cmd_is_restarted(void **state)
 {
@@ -299,6 +353,7 @@ main(void)
 		cmocka_unit_test(each_load_works),
 		cmocka_unit_test(idle_and_combined),
 		cmocka_unit_test(hackbench_runs_end_the_phase),
+		cmocka_unit_test(rt_migrate_runs),
 		cmocka_unit_test(cmd_is_restarted),
 		cmocka_unit_test(failures_are_reported),
 		cmocka_unit_test(kill_all_is_a_clean_stop),

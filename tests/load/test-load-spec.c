@@ -369,6 +369,123 @@ option_setter(void **state)
 	assert_int_equal(o.hb_groups, 3); /* untouched by the failures */
 }
 
+/* Expect al_load_opt_set(name, arg) to fail with code and a message containing want. */
+static void
+opt_bad(struct al_load_opts *o, const char *name, const char *arg, int code, const char *want)
+{
+	char e[256] = "";
+	int r = al_load_opt_set(o, name, arg, e, sizeof(e));
+
+	if (r != code)
+		fail_msg("--%s %s: got %d, expected %d (%s)", name, arg, r, code, e);
+	if (!strstr(e, want))
+		fail_msg("--%s %s: error '%s' does not contain '%s'", name, arg, e, want);
+	assert_null(strchr(e, '\n'));
+}
+
+static void
+rt_migrate_options(void **state)
+{
+	struct al_load_opts o;
+	char e[256];
+
+	(void)state;
+	al_load_opts_init(&o);
+	assert_int_equal(o.rt_period_ns, 20 * AL_NS_PER_MS);
+	assert_int_equal(o.rt_run_ns, 0);
+	assert_int_equal(o.rt_run_pct, 20);
+	assert_int_equal(o.rt_prio, 2);
+
+	assert_int_equal(al_load_opt_set(&o, "rt-period", "500us", e, sizeof(e)), 0);
+	assert_int_equal(o.rt_period_ns, 500 * AL_NS_PER_US);
+	assert_int_equal(al_load_opt_set(&o, "rt-period", "1s", e, sizeof(e)), 0);
+	assert_int_equal(o.rt_period_ns, AL_NS_PER_SEC);
+	assert_int_equal(al_load_opt_set(&o, "rt-run", "1.5ms", e, sizeof(e)), 0);
+	assert_int_equal(o.rt_run_ns, 1500 * AL_NS_PER_US);
+	assert_int_equal(o.rt_run_pct, 0);
+	assert_int_equal(al_load_opt_set(&o, "rt-run", "35%", e, sizeof(e)), 0);
+	assert_int_equal(o.rt_run_pct, 35);
+	assert_int_equal(o.rt_run_ns, 0); /* the last one given wins */
+	assert_int_equal(al_load_opt_set(&o, "rt-prio", "10", e, sizeof(e)), 0);
+	assert_int_equal(o.rt_prio, 10);
+
+	opt_bad(&o, "rt-period", "20", -EINVAL, "--rt-period: '20' is not a time with a unit");
+	opt_bad(&o, "rt-period", "fast", -EINVAL, "--rt-period: 'fast'");
+	opt_bad(&o, "rt-period", "50us", -ERANGE, "--rt-period: '50us' is not in 100us..1s");
+	opt_bad(&o, "rt-period", "2s", -ERANGE, "--rt-period: '2s' is not in 100us..1s");
+	opt_bad(&o, "rt-run", "0%", -ERANGE, "--rt-run: '0%' is not a percentage");
+	opt_bad(&o, "rt-run", "100%", -ERANGE, "--rt-run: '100%'");
+	opt_bad(&o, "rt-run", "%", -EINVAL, "--rt-run: '%'");
+	opt_bad(&o, "rt-run", "12.5%", -EINVAL, "--rt-run: '12.5%'");
+	opt_bad(&o, "rt-run", "x", -EINVAL, "--rt-run: 'x' is not a time (e.g. 4ms) or a percentage");
+	opt_bad(&o, "rt-run", "4", -EINVAL, "--rt-run: '4'");
+	opt_bad(&o, "rt-run", "2s", -ERANGE, "--rt-run: '2s' is not in 1us..1s");
+	opt_bad(&o, "rt-prio", "0", -ERANGE, "--rt-prio: '0' is not in 1..98");
+	opt_bad(&o, "rt-prio", "99", -ERANGE, "--rt-prio: '99' is not in 1..98");
+	opt_bad(&o, "rt-prio", "x", -EINVAL, "--rt-prio: 'x' is not a whole number");
+	opt_bad(&o, "rt-prio", NULL, -EINVAL, "--rt-prio: needs a value");
+	/* untouched by the failures */
+	assert_int_equal(o.rt_period_ns, AL_NS_PER_SEC);
+	assert_int_equal(o.rt_run_pct, 35);
+	assert_int_equal(o.rt_prio, 10);
+}
+
+/* al_load_check_opts() on rt-migrate with one load CPU (CPU 0) and the options given. */
+static int
+rt_check(const char *period, const char *run, const char *prio, const char *workers, char *e,
+	 size_t e_size)
+{
+	struct al_load_opts o;
+
+	al_load_opts_init(&o);
+	assert_int_equal(al_load_opt_set(&o, "load-cpus", "0", e, e_size), 0);
+	if (period)
+		assert_int_equal(al_load_opt_set(&o, "rt-period", period, e, e_size), 0);
+	if (run)
+		assert_int_equal(al_load_opt_set(&o, "rt-run", run, e, e_size), 0);
+	if (prio)
+		assert_int_equal(al_load_opt_set(&o, "rt-prio", prio, e, e_size), 0);
+	if (workers)
+		assert_int_equal(al_load_opt_set(&o, "workers", workers, e, e_size), 0);
+	e[0] = 0;
+	return al_load_check_opts(&o, ph, n, e, e_size);
+}
+
+static void
+rt_migrate_checks(void **state)
+{
+	char e[256];
+
+	(void)state;
+	parse_ok("rt-migrate:1s", 0);
+	/* one load CPU: two threads by default, 2 x 20 % of the period */
+	assert_int_equal(rt_check(NULL, NULL, NULL, NULL, e, sizeof(e)), 0);
+	assert_int_equal(rt_check("10ms", "9ms", NULL, "1", e, sizeof(e)), 0);
+	assert_int_equal(rt_check(NULL, "49%", NULL, NULL, e, sizeof(e)), 0);
+	assert_int_equal(rt_check(NULL, NULL, "98", "1", e, sizeof(e)), 0);
+	assert_int_equal(rt_check(NULL, NULL, "97", NULL, e, sizeof(e)), 0);
+
+	/* the run must be shorter than the period, whichever option came first */
+	assert_int_equal(rt_check("10ms", "10ms", NULL, "1", e, sizeof(e)), -EINVAL);
+	assert_string_equal(e, "--rt-run: 10ms is not shorter than --rt-period 10ms");
+	assert_int_equal(rt_check("1ms", "1500us", NULL, "1", e, sizeof(e)), -EINVAL);
+	assert_string_equal(e, "--rt-run: 1500us is not shorter than --rt-period 1ms");
+	/* the highest thread's priority */
+	assert_int_equal(rt_check(NULL, "10%", "98", "3", e, sizeof(e)), -EINVAL);
+	assert_string_equal(e, "--rt-prio: 3 threads from priority 98 go past 99 (lower --rt-prio or --workers)");
+	assert_int_equal(rt_check(NULL, "1%", "60", "41", e, sizeof(e)), -EINVAL);
+	assert_non_null(strstr(e, "--rt-prio: 41 threads from priority 60"));
+	/* the threads together must leave the load CPUs time */
+	assert_int_equal(rt_check(NULL, "50%", NULL, NULL, e, sizeof(e)), -EINVAL);
+	assert_string_equal(e, "--rt-run: 2 threads x 10ms every 20ms leave the 1 load CPU no time for other tasks (lower --rt-run or --workers)");
+	assert_int_equal(rt_check("1ms", "300us", NULL, "4", e, sizeof(e)), -EINVAL);
+	assert_non_null(strstr(e, "--rt-run: 4 threads x 300us every 1ms"));
+
+	/* a spec without rt-migrate does not look at its options */
+	parse_ok("cpu:1s", 0);
+	assert_int_equal(rt_check("10ms", "10ms", "98", "4", e, sizeof(e)), 0);
+}
+
 static void
 check_opts(void **state)
 {
@@ -420,6 +537,18 @@ descriptions(void **state)
 	assert_string_equal(d, "policy=other nice=0 cpus=all");
 	al_load_describe(&ph[1].loads[0], &o, d, sizeof(d));
 	assert_string_equal(d, "cmd command='make -j4'");
+
+	parse_ok("rt-migrate:1s", 0);
+	assert_int_equal(al_load_parse_cpus("0", &o), 0);
+	al_load_describe(&ph[0].loads[0], &o, d, sizeof(d));
+	assert_string_equal(d, "rt-migrate threads=2 prio=fifo:2..3 period_ns=20000000 run_ns=4000000");
+	o.workers = 4;
+	o.rt_prio = 10;
+	o.rt_period_ns = 10 * AL_NS_PER_MS;
+	o.rt_run_ns = 1500 * AL_NS_PER_US;
+	al_load_describe(&ph[0].loads[0], &o, d, sizeof(d));
+	assert_string_equal(d, "rt-migrate threads=4 prio=fifo:10..13 period_ns=10000000 run_ns=1500000");
+	al_load_opts_init(&o);
 	assert_int_equal(al_load_parse_policy("fifo:20", &o), 0);
 	assert_int_equal(al_load_parse_cpus("0-1", &o), 0);
 	o.nice = 5;
@@ -443,8 +572,15 @@ registry(void **state)
 		if (strcmp(al_load_name(ops), "idle") && strcmp(al_load_name(ops), "cmd"))
 			assert_true(strlen(al_load_metric_names(ops)) > 0);
 	}
-	assert_int_equal(i, 10);
+	assert_int_equal(i, 11);
 	assert_null(al_load_find("nosuch"));
+	/* rt-migrate: after fork, before cmd, with its options and figures */
+	ops = al_load_find("rt-migrate");
+	assert_non_null(ops);
+	assert_ptr_equal(al_load_get(9), ops);
+	assert_string_equal(al_load_option_names(ops), "workers rt-period rt-run rt-prio");
+	assert_string_equal(al_load_metric_names(ops),
+			    "periods_per_s migrations missed_periods prio_inversions top_wake_max_ns");
 }
 
 int
@@ -462,6 +598,8 @@ main(void)
 		cmocka_unit_test(policies),
 		cmocka_unit_test(cpu_lists),
 		cmocka_unit_test(option_setter),
+		cmocka_unit_test(rt_migrate_options),
+		cmocka_unit_test_teardown(rt_migrate_checks, teardown),
 		cmocka_unit_test_teardown(check_opts, teardown),
 		cmocka_unit_test_teardown(descriptions, teardown),
 		cmocka_unit_test(registry),
