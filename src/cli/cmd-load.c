@@ -259,28 +259,6 @@ write_json(const char *path, const struct al_phase *ph, const char *name, int64_
 }
 
 /* "cpu workers=2 + fork workers=1 policy=other nice=0 cpus=all", or "none". */
-static void
-describe(const struct al_phase_spec *ph, const struct al_load_opts *o, char *buf, size_t size)
-{
-	char one[AL_LOAD_DESC_MAX];
-	size_t len = 0;
-	int i;
-
-	buf[0] = 0;
-	if (!ph->n_loads) {
-		snprintf(buf, size, "none");
-		return;
-	}
-	for (i = 0; i < ph->n_loads && len + 1 < size; i++) {
-		al_load_describe(&ph->loads[i], o, one, sizeof(one));
-		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? " + " : "", one);
-	}
-	if (len + 1 < size) {
-		al_load_describe_sched(o, one, sizeof(one));
-		snprintf(buf + len, size - len, " %s", one);
-	}
-}
-
 /* The NAME argument as a spec ("cmd" + COMMAND becomes cmd:'COMMAND'). */
 static int
 build_spec(const struct load_params *p, char *spec, size_t size, char *err, size_t err_size)
@@ -356,7 +334,7 @@ cmd_load(int argc, char **argv)
 		printf("Each sender will pass %d messages of %d bytes\n", p.opts.hb_loops,
 		       p.opts.hb_datasize);
 	} else if (text && !p.quiet) {
-		describe(&phases[0], &p.opts, desc, sizeof(desc));
+		al_load_phase_describe(&phases[0], &p.opts, desc, sizeof(desc));
 		printf("load: %s\n", desc);
 		if (duration_ns)
 			printf("duration: %.3f s\n", (double)duration_ns / AL_NS_PER_SEC);
@@ -378,7 +356,7 @@ cmd_load(int argc, char **argv)
 	if (r) {
 		/* reported like a failed load: text, JSON, exit status */
 		snprintf(ph->error, sizeof(ph->error), "%s", err);
-		describe(&phases[0], &p.opts, ph->load, sizeof(ph->load));
+		al_load_phase_describe(&phases[0], &p.opts, ph->load, sizeof(ph->load));
 		exit_code = r == -EPERM || r == -EOPNOTSUPP ? AL_EXIT_UNAVAILABLE : AL_EXIT_RUNTIME;
 	}
 	if (duration_ns)

@@ -142,29 +142,6 @@ status_line(const struct live *L, int64_t now_ns)
 	fflush(stderr);
 }
 
-/* "cpu workers=2 + fork ... policy=other nice=0 cpus=all", or "none". */
-static void
-describe(const struct al_phase_spec *ph, const struct al_load_opts *o, char *buf, size_t size)
-{
-	char one[AL_LOAD_DESC_MAX];
-	size_t len = 0;
-	int i;
-
-	if (!ph || !ph->n_loads) {
-		snprintf(buf, size, "none");
-		return;
-	}
-	buf[0] = '\0';
-	for (i = 0; i < ph->n_loads && len + 1 < size; i++) {
-		al_load_describe(&ph->loads[i], o, one, sizeof(one));
-		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? " + " : "", one);
-	}
-	if (len + 1 < size) {
-		al_load_describe_sched(o, one, sizeof(one));
-		snprintf(buf + len, size - len, " %s", one);
-	}
-}
-
 /* --load and -d -> the phases; 0 or an exit code after one line. */
 static int
 plan(struct live *L, int64_t default_ns)
@@ -228,7 +205,7 @@ measure(struct live *L)
 
 		set = NULL;
 		snprintf(ph->name, sizeof(ph->name), "%s", sp ? sp->name : "idle");
-		describe(sp, &L->o->load_opts, ph->load, sizeof(ph->load));
+		al_load_phase_describe(sp, &L->o->load_opts, ph->load, sizeof(ph->load));
 		if (sp && al_load_phase_start(sp, &L->o->load_opts, &set, err, sizeof(err)) < 0) {
 			snprintf(ph->error, sizeof(ph->error), "%s", err);
 			set = NULL;

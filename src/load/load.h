@@ -236,6 +236,13 @@ void al_load_describe(const struct al_load_item *item, const struct al_load_opts
 		      size_t size);
 /* The scheduling part: "policy=other nice=0 cpus=all". */
 void al_load_describe_sched(const struct al_load_opts *o, char *buf, size_t size);
+/*
+ * A phase's loads: each one's parameters joined by " + ", then the
+ * scheduling part ("hackbench ... + cpu workers=2 policy=other nice=0
+ * cpus=all"); "none" for a phase without loads (ph may be NULL).
+ */
+void al_load_phase_describe(const struct al_phase_spec *ph, const struct al_load_opts *o,
+			    char *buf, size_t size);
 
 /* Preset names, NULL past the end, and their expansion. */
 const char *al_load_preset_name(size_t i);

@@ -583,6 +583,29 @@ al_load_describe_sched(const struct al_load_opts *o, char *buf, size_t size)
 }
 
 void
+al_load_phase_describe(const struct al_phase_spec *ph, const struct al_load_opts *o, char *buf,
+		       size_t size)
+{
+	char one[AL_LOAD_DESC_MAX];
+	size_t len = 0;
+	int i;
+
+	if (!ph || !ph->n_loads) {
+		snprintf(buf, size, "none");
+		return;
+	}
+	buf[0] = '\0';
+	for (i = 0; i < ph->n_loads && len + 1 < size; i++) {
+		al_load_describe(&ph->loads[i], o, one, sizeof(one));
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? " + " : "", one);
+	}
+	if (len + 1 < size) {
+		al_load_describe_sched(o, one, sizeof(one));
+		snprintf(buf + len, size - len, " %s", one);
+	}
+}
+
+void
 al_load_describe(const struct al_load_item *item, const struct al_load_opts *o, char *buf,
 		 size_t size)
 {

@@ -548,7 +548,7 @@ al_load_phase_elapsed_ns(const struct al_load_set *s)
 int
 al_load_phase_stop(struct al_load_set *s, struct al_phase *ph)
 {
-	char desc[AL_LOAD_DESC_MAX], one[AL_LOAD_DESC_MAX], e[AL_WARN_LEN], sched[128];
+	char e[AL_WARN_LEN];
 	struct al_metric m[AL_PHASE_METRICS];
 	int64_t stop_ns, work_start_ns, work_ns;
 	bool failed[AL_LOAD_PHASE_LOADS] = { false };
@@ -589,21 +589,7 @@ al_load_phase_stop(struct al_load_set *s, struct al_phase *ph)
 	}
 
 	ph->n_throughput = 0;
-	desc[0] = 0;
-	for (i = 0; i < s->spec.n_loads; i++) {
-		al_load_describe(&s->spec.loads[i], &s->opts, one, sizeof(one));
-		if (i)
-			al__append(desc, sizeof(desc), " + ");
-		al__append(desc, sizeof(desc), one);
-	}
-	if (s->spec.n_loads) {
-		al_load_describe_sched(&s->opts, sched, sizeof(sched));
-		al__append(desc, sizeof(desc), " ");
-		al__append(desc, sizeof(desc), sched);
-	} else {
-		snprintf(desc, sizeof(desc), "none");
-	}
-	snprintf(ph->load, sizeof(ph->load), "%s", desc);
+	al_load_phase_describe(&s->spec, &s->opts, ph->load, sizeof(ph->load));
 
 	for (i = 0; i < s->n; i++) {
 		struct al_load_run *run = &s->runs[i];

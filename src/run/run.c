@@ -281,7 +281,10 @@ control(struct run_ctx *c)
 		loads = NULL;
 		if (o->n_phases && al_load_phase_start(&o->phases[i], o->load_opts, &loads, err,
 						       sizeof(err)) < 0) {
+			/* what was asked, as audiolat load records it */
 			snprintf(ph->error, sizeof(ph->error), "%s", err);
+			al_load_phase_describe(&o->phases[i], o->load_opts, ph->load,
+					       sizeof(ph->load));
 			loads = NULL;
 		}
 		now_ns = al_clock_now_ns();

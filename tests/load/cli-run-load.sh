@@ -57,6 +57,19 @@ else
 		jq -e '.phases[0].throughput | .periods_per_s.value > 0 and .migrations.value >= 0 and .missed_periods.value >= 0 and .prio_inversions.value >= 0 and .top_wake_max_ns.unit == "ns"' "$J"
 	t_true "rt-migrate ran without error" jq -e '.phases[0].error == null' "$J"
 fi
+# a load that cannot start: the phase keeps its error and what was asked
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	t_exit 0 "a run whose rt-migrate phase cannot start (as nobody) exits 0" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$A" run -q -b sim -d 2s --no-db \
+		--load rt-migrate:1s,idle:1s --json -
+	t_true "the failed phase names the error and keeps the exact load string" \
+		jq -e '.phases[0].error != null and (.phases[0].error | test("SCHED_FIFO priority [0-9]+: Operation not permitted")) and (.phases[0].load | startswith("rt-migrate threads="))' "$OUT"
+	t_true "the next phase runs" jq -e '.phases[1].name == "idle" and .phases[1].error == null and .phases[1].periods > 0' "$OUT"
+else
+	t_skip "a run whose rt-migrate phase cannot start" "needs root and setpriv to drop to nobody"
+	t_skip "the failed phase names the error and keeps the exact load string" "needs root and setpriv"
+	t_skip "the next phase runs" "needs root and setpriv"
+fi
 
 # bad specs and options: exit 2, one line
 bad() { # bad WANT ARGS...
