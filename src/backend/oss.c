@@ -73,8 +73,7 @@ struct oss {
 	int64_t period_ns;
 	int64_t buffer_ns;
 	char *buf;                /* one buffer of silence */
-	bool geterror;            /* SNDCTL_DSP_GETERROR works */
-	int underruns;            /* its last play_underruns */
+	bool geterror;            /* SNDCTL_DSP_GETERROR works (and counts from open) */
 
 	/* our account of the fill level, CLOCK_MONOTONIC */
 	int64_t last_ok_ns;       /* the last reading that found audio queued */
@@ -260,7 +259,6 @@ oss_open(void *priv, struct al_config *cfg)
 	}
 	memset(&ei, 0, sizeof(ei));
 	o->geterror = ioctl(o->fd, SNDCTL_DSP_GETERROR, &ei) == 0;
-	o->underruns = ei.play_underruns;
 	o->buf = calloc(1, (size_t)o->buffer_bytes);
 	if (!o->buf) {
 		oss_close(o);
@@ -398,11 +396,11 @@ oss_wait(void *priv, struct al_wake *w)
 	return 0;
 }
 
-/* Hot path: an underrun the driver reported, from when the account says the audio ran out to at_ns. */
+/* Hot path: an underrun the driver reported, from empty_ns (when the audio ran out) to at_ns. */
 static void
-driver_xrun(struct oss *o, int64_t at_ns, struct al_write_info *wi)
+driver_xrun(struct oss *o, int64_t empty_ns, int64_t at_ns, struct al_write_info *wi)
 {
-	int64_t start_ns = o->empty_ns < at_ns ? o->empty_ns : at_ns;
+	int64_t start_ns = empty_ns < at_ns ? empty_ns : at_ns;
 
 	xrun(o, start_ns, at_ns - start_ns);
 	wi->xrun_start_ns = o->xrun_start_ns;
@@ -433,18 +431,23 @@ oss_write(void *priv, int64_t now_ns, struct al_write_info *wi)
 		/*
 		 * All free after our write of a fragment: the stream ran dry
 		 * since (ALSA's emulation reports an overrun stream, or a
-		 * pointer past ours, so); the top-up below restarts it
+		 * pointer past ours, so); the top-up below restarts it.
+		 * The wait's fragment, written since the account, played
+		 * on for a period after the account's empty_ns
 		 */
-		driver_xrun(o, at_ns, wi);
+		driver_xrun(o, o->empty_ns + o->period_ns, at_ns, wi);
 		o->xrun_state++;
 	}
+	/* OSS 4 clears its counters at every call: what it says is new since the last one */
 	if (o->geterror && ioctl(o->fd, SNDCTL_DSP_GETERROR, &ei) == 0) {
-		if (ei.play_underruns > o->underruns && !wi->xrun_start_ns) {
-			/* the driver saw one our account missed: it ended by now */
-			driver_xrun(o, at_ns, wi);
+		if (ei.play_underruns > 0 && !wi->xrun_start_ns) {
+			/*
+			 * the driver saw one our account missed (in the wait,
+			 * before its fragment): it ended by now
+			 */
+			driver_xrun(o, o->empty_ns, at_ns, wi);
 			o->xrun_geterror++;
 		}
-		o->underruns = ei.play_underruns;
 	}
 	/* whole fragments into the free space (none when on time) */
 	n = avail - avail % o->frag_bytes;
