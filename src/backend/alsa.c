@@ -61,8 +61,7 @@ struct alsa {
 	int64_t last_ok_ns;       /* last write that found the stream running */
 	int64_t empty_ns;         /* when the audio queued then runs out (capture: the buffer fills) */
 	int64_t next_due_ns;      /* when the next period is due by that account */
-	int64_t grid_ns;          /* a boundary of the period grid fitted to the wake-ups */
-	int64_t last_due_ns;      /* the boundary given to the previous period */
+	struct al_grid grid;      /* the period grid fitted to the wake-ups (pcmtime.h) */
 
 	/* for info() */
 	uint64_t stamp_seen[4];   /* status stamps by enum al_stamp_base */
@@ -618,40 +617,6 @@ alsa_start(void *priv, int64_t *start_ns)
 	return 0;
 }
 
-/*
- * The boundary when the pointer says nothing newer than our wake-up
- * (alsa-lib's ioplug, e.g. pcm_jack, stamps the status call, and its
- * pointer moves a server period at a time): the latest point, not after
- * the period our account says is due, of a period grid that follows the
- * earliest wake-ups (it creeps later by at most 1/2000 of a period per
- * period, for clock drift, and snaps back to a wake-up that comes before
- * it). Wake latency then counts from the earliest wake-ups.
- */
-static int64_t
-grid_boundary(struct alsa *a, int64_t wake_ns)
-{
-	int64_t p_ns = a->period_ns, ref_ns, due_ns, k, creep_ns = a->period_ns / 2000 + 1;
-
-	if (!a->grid_ns) {
-		a->grid_ns = a->last_due_ns = wake_ns;
-		return wake_ns;
-	}
-	ref_ns = a->next_due_ns < wake_ns ? a->next_due_ns : wake_ns;
-	k = (ref_ns - a->grid_ns) / p_ns;
-	if (ref_ns < a->grid_ns && (ref_ns - a->grid_ns) % p_ns)
-		k--;
-	due_ns = a->grid_ns + k * p_ns;
-	if (due_ns <= a->last_due_ns + p_ns / 2) {
-		/* that boundary woke the previous period: the grid runs late */
-		due_ns = wake_ns;
-		a->grid_ns = wake_ns;
-	} else {
-		a->grid_ns = due_ns + (wake_ns - due_ns < creep_ns ? wake_ns - due_ns : creep_ns);
-	}
-	a->last_due_ns = due_ns;
-	return due_ns;
-}
-
 static int
 alsa_wait(void *priv, struct al_wake *w)
 {
@@ -715,11 +680,11 @@ alsa_wait(void *priv, struct al_wake *w)
 		w->boundary_ns = stamp_ns - frames_ns(a, avail - (snd_pcm_sframes_t)a->period_frames);
 		if (w->boundary_ns < w->wake_ns) {
 			a->bound_stamp++;
-			a->last_due_ns = w->boundary_ns;
+			a->grid.last_due_ns = w->boundary_ns;
 			return 0;
 		}
 		/* the pointer is no newer than our wake-up: the grid */
-		w->boundary_ns = grid_boundary(a, w->wake_ns);
+		w->boundary_ns = al_grid_boundary(&a->grid, a->period_ns, a->next_due_ns, w->wake_ns);
 		a->bound_grid++;
 		return 0;
 	}

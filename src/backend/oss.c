@@ -15,6 +15,9 @@
  * readings of the fill level, both late when the driver's pointer lags,
  * never early: now minus the audio played since a fragment came free (the
  * free space after our write), and the time the previous reading predicted.
+ * When neither is older than the wake-up (a pointer that moves only at
+ * period interrupts), a period grid fitted to the earliest wake-ups, as
+ * the alsa backend does for pcm_jack (al_grid_boundary).
  * An underrun is seen from the account (the audio queued at the last
  * reading ran out before the next write, and the driver restarted the
  * stream: see oss_wait), from a buffer found all free after the work
@@ -32,13 +35,14 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <unistd.h>
 #include <dirent.h>
+#include <unistd.h>
 
 #include <linux/soundcard.h>
 
 #include "core/clock.h"
 #include "oss.h"
+#include "pcmtime.h"
 
 #define OSS_DEFAULT_DEVICE "/dev/dsp"
 #define OSS_SOUND_MAJOR 14     /* the sound core's character devices */
@@ -86,7 +90,8 @@ struct oss {
 	int64_t xrun_lost;
 
 	/* for info() */
-	uint64_t bound_fill, bound_account, xrun_account, xrun_state, xrun_geterror;
+	struct al_grid grid;      /* boundaries when the pointer says nothing newer */
+	uint64_t bound_fill, bound_account, bound_grid, xrun_account, xrun_state, xrun_geterror;
 	char device[128];
 	char detail[200];
 	char error[200];
@@ -380,19 +385,26 @@ oss_wait(void *priv, struct al_wake *w)
 			xrun(o, o->empty_ns, gap_ns);
 			o->xrun_account++;
 			w->boundary_ns = o->next_due_ns < w->wake_ns ? o->next_due_ns : w->wake_ns;
+			o->grid.last_due_ns = w->boundary_ns;
 			o->bound_account++;
 			return 0;
 		}
 	}
 	/* played since a fragment came free: the free space after our write */
 	fill_ns = at_ns - bytes_ns(o, avail);
-	if (fill_ns <= o->next_due_ns) {
-		w->boundary_ns = fill_ns < w->wake_ns ? fill_ns : w->wake_ns;
+	if (fill_ns < w->wake_ns && fill_ns <= o->next_due_ns) {
+		w->boundary_ns = fill_ns;
 		o->bound_fill++;
-	} else {
-		w->boundary_ns = o->next_due_ns < w->wake_ns ? o->next_due_ns : w->wake_ns;
+	} else if (o->next_due_ns < w->wake_ns) {
+		w->boundary_ns = o->next_due_ns;
 		o->bound_account++;
+	} else {
+		/* neither reading is older than the wake-up: a pointer that moves at interrupts */
+		w->boundary_ns = al_grid_boundary(&o->grid, o->period_ns, o->next_due_ns, w->wake_ns);
+		o->bound_grid++;
+		return 0;
 	}
+	o->grid.last_due_ns = w->boundary_ns;
 	return 0;
 }
 
@@ -479,10 +491,10 @@ oss_info(void *priv, struct al_backend_info *out)
 
 	snprintf(out->detail, sizeof(out->detail), "%s", o->detail);
 	snprintf(out->error, sizeof(out->error), "%s", o->error);
-	if (o->bound_fill || o->bound_account)
+	if (o->bound_fill || o->bound_account || o->bound_grid)
 		snprintf(out->clock, sizeof(out->clock), "no device stamps (OSS); boundaries: %llu "
-			 "fill level, %llu account", (unsigned long long)o->bound_fill,
-			 (unsigned long long)o->bound_account);
+			 "fill level, %llu account, %llu grid", (unsigned long long)o->bound_fill,
+			 (unsigned long long)o->bound_account, (unsigned long long)o->bound_grid);
 	out->xrun_fallback = o->xrun_account + o->xrun_state + o->xrun_geterror;
 	if (out->xrun_fallback)
 		snprintf(out->xrun_reject, sizeof(out->xrun_reject), "no stamps (OSS): %llu from the "

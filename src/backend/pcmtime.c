@@ -136,3 +136,28 @@ al_jack_xrun_duration(double delayed_us, int64_t gap_ns, int64_t period_ns,
 	}
 	out->lost_periods = lost_periods(out->duration_ns, period_ns);
 }
+
+int64_t
+al_grid_boundary(struct al_grid *g, int64_t period_ns, int64_t next_due_ns, int64_t wake_ns)
+{
+	int64_t ref_ns, due_ns, k, creep_ns = period_ns / 2000 + 1;
+
+	if (!g->grid_ns || period_ns <= 0) {
+		g->grid_ns = g->last_due_ns = wake_ns;
+		return wake_ns;
+	}
+	ref_ns = next_due_ns < wake_ns ? next_due_ns : wake_ns;
+	k = (ref_ns - g->grid_ns) / period_ns;
+	if (ref_ns < g->grid_ns && (ref_ns - g->grid_ns) % period_ns)
+		k--;
+	due_ns = g->grid_ns + k * period_ns;
+	if (due_ns <= g->last_due_ns + period_ns / 2) {
+		/* that boundary woke the previous period: the grid runs late */
+		due_ns = wake_ns;
+		g->grid_ns = wake_ns;
+	} else {
+		g->grid_ns = due_ns + (wake_ns - due_ns < creep_ns ? wake_ns - due_ns : creep_ns);
+	}
+	g->last_due_ns = due_ns;
+	return due_ns;
+}

@@ -82,4 +82,25 @@ void al_xrun_duration(const struct al_xrun_stamps *s, struct al_xrun_duration *o
 void al_jack_xrun_duration(double delayed_us, int64_t gap_ns, int64_t period_ns,
 			   struct al_xrun_duration *out);
 
+/*
+ * A period boundary when the device's pointer says nothing newer than our
+ * wake-up (alsa-lib's ioplug plugins such as pcm_jack stamp the status
+ * call; an OSS driver whose pointer moves only at interrupts): the latest
+ * point, not after the period our own account says is due (next_due_ns),
+ * of a period grid that follows the earliest wake-ups. The grid creeps
+ * later by at most 1/2000 of a period per period, for clock drift, and
+ * snaps back to a wake-up that comes before it; a boundary that woke the
+ * previous period already moves the grid to this wake-up. Wake latency
+ * then counts from the earliest wake-ups. Zero the struct to start;
+ * last_due_ns is the boundary given to the previous period (set it when a
+ * boundary came from elsewhere).
+ */
+struct al_grid {
+	int64_t grid_ns;          /* a boundary of the grid, 0: none yet */
+	int64_t last_due_ns;
+};
+
+int64_t al_grid_boundary(struct al_grid *g, int64_t period_ns, int64_t next_due_ns,
+			 int64_t wake_ns);
+
 #endif

@@ -257,6 +257,68 @@ jack_delay_validated(void **state)
 	assert_false(d.from_stamps);
 }
 
+/*
+ * The period grid: wake-ups at k x PERIOD + jitter, where nothing says
+ * when the boundaries really were. The grid follows the earliest ones.
+ */
+static void
+grid_follows_the_earliest_wakeups(void **state)
+{
+	/* jitter of each wake-up after its true boundary, in us */
+	static const int jitter_us[] = { 40, 10, 25, 300, 12, 10, 11, 80, 10, 10 };
+	struct al_grid g = { 0 };
+	int64_t t0 = MONO, b, wake;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(jitter_us) / sizeof(jitter_us[0]); i++) {
+		wake = t0 + (int64_t)i * PERIOD + jitter_us[i] * 1000LL;
+		/* our own account says nothing useful: due later than the wake-up */
+		b = al_grid_boundary(&g, PERIOD, wake + PERIOD, wake);
+		assert_true(b <= wake);
+		if (i == 0)
+			assert_int_equal(b, wake); /* the first wake-up starts the grid */
+		if (i >= 2) {
+			/*
+			 * from the earliest wake-up so far (10 us late); the grid
+			 * creeps later by at most PERIOD / 2000 per period (drift)
+			 */
+			assert_true(wake - b <= (jitter_us[i] - 10) * 1000LL);
+			assert_true(wake - b >= (jitter_us[i] - 10) * 1000LL -
+						(int64_t)i * (PERIOD / 2000 + 1));
+		}
+	}
+	/* the 300 us wake-up showed about 290 us, not 0 */
+	g = (struct al_grid){ 0 };
+	for (i = 0; i < 4; i++) {
+		wake = t0 + (int64_t)i * PERIOD + jitter_us[i] * 1000LL;
+		b = al_grid_boundary(&g, PERIOD, wake + PERIOD, wake);
+	}
+	assert_in_range(wake - b, 285000, 295000);
+}
+
+/* The account's due time bounds the grid; a grid that lost a period snaps to the wake-up. */
+static void
+grid_never_after_the_account_and_never_twice(void **state)
+{
+	struct al_grid g = { 0 };
+	int64_t b, wake = MONO;
+
+	(void)state;
+	assert_int_equal(al_grid_boundary(&g, PERIOD, wake + PERIOD, wake), wake);
+	/* next period: the account says due 1 ms before the wake-up */
+	wake += PERIOD + 2 * MS;
+	b = al_grid_boundary(&g, PERIOD, wake - 1 * MS, wake);
+	assert_true(b <= wake - 1 * MS);
+	/* a wake-up early in the same grid period as the last boundary: not that boundary again */
+	wake = b + PERIOD / 4;
+	assert_int_equal(al_grid_boundary(&g, PERIOD, wake + PERIOD, wake), wake);
+	/* a boundary given from elsewhere counts as the last one */
+	g.last_due_ns = wake + PERIOD;
+	wake += PERIOD + PERIOD / 4;
+	assert_int_equal(al_grid_boundary(&g, PERIOD, wake + PERIOD, wake), wake);
+}
+
 int
 main(void)
 {
@@ -273,6 +335,8 @@ main(void)
 		cmocka_unit_test(hour_long_duration_falls_back),
 		cmocka_unit_test(fallback_is_never_negative),
 		cmocka_unit_test(jack_delay_validated),
+		cmocka_unit_test(grid_follows_the_earliest_wakeups),
+		cmocka_unit_test(grid_never_after_the_account_and_never_twice),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
