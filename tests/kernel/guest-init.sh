@@ -28,6 +28,26 @@ for m in snd-dummy snd-aloop snd-virmidi snd-seq-dummy snd-seq-midi snd-hrtimer 
 	snd-hda-intel snd-hda-codec-generic xhci-pci snd-usb-audio snd-pcm-oss; do
 	modprobe "$m" >>/tmp/modprobe.log 2>&1 || echo "modprobe $m failed" >>/tmp/modprobe.log
 done
+# qemu's HDA controller (PCI class 0x0403): on a loaded host its codec can
+# answer too late for the driver's probe ("Cannot probe codecs, giving
+# up": no card). Wait for the card (the probe runs after modprobe returns);
+# without it, reload the driver, at most 3 times; the checks show the log.
+probes() { dmesg | grep -c 'Cannot probe codecs'; }
+if grep -qs '^0x0403' /sys/bus/pci/devices/*/class; then
+	for attempt in 1 2 3; do
+		seen=$(probes) i=0
+		while [ $i -lt 100 ] && ! grep -q 'HDA-Intel' /proc/asound/cards &&
+			[ "$(probes)" -eq "$seen" ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		grep -q 'HDA-Intel' /proc/asound/cards && break
+		echo "snd-hda-intel: no HDA card after attempt $attempt (codec probe timed out); reloading" \
+			>>/tmp/modprobe.log
+		modprobe -r snd-hda-codec-generic snd-hda-intel >>/tmp/modprobe.log 2>&1
+		modprobe snd-hda-intel >>/tmp/modprobe.log 2>&1 && modprobe snd-hda-codec-generic >>/tmp/modprobe.log 2>&1
+	done
+fi
 read -r t_drivers _ </proc/uptime
 
 tap() { echo "$*" >>"$TAP"; }
