@@ -132,6 +132,18 @@ jx "geterror: backend.detail says GETERROR is read" '.backend.detail | endswith(
 jx "geterror: the one stop is one xrun of 100 ms or more" \
 	'[.xrun_events[] | select(.duration_ns >= 100000000)] | length == 1' "$T_TMP/geterror.json"
 
+# SIGINT while the audio thread sleeps in a blocking write: the run ends at
+# once with what it measured
+LD_PRELOAD=$FAKE_OSS_MODULE "$AUDIOLAT" run --no-db -b oss -D "$DSP" -P 1024 -d 30s -q \
+	--json "$T_TMP/int.json" >"$OUT" 2>"$ERR" &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+t_result $? "SIGINT: exit 0"
+jx "SIGINT: the result says interrupted and keeps the periods measured" \
+	'.interrupted == true and .total.periods > 0 and .duration_ns < 10000000000' "$T_TMP/int.json"
+
 t_result $([ ! -e "$DSP" ] && [ ! -e "$(dirname "$DSP")" ] && echo 0 || echo 1) \
 	"the fake's device was never created as a file"
 t_done
