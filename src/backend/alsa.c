@@ -55,6 +55,7 @@ struct alsa {
 	void *buf;                /* buffer_frames of silence (or the sine, written per write) */
 	bool mmap;
 	fill_fn fill;             /* NULL: silence */
+	double i32_full;          /* full scale of fill_i32 (S32, S24) */
 	double phase, phase_inc;
 
 	/* our account of the pointers, CLOCK_MONOTONIC */
@@ -121,26 +122,14 @@ fill_s16(struct alsa *a, void *dst, snd_pcm_uframes_t frames)
 	}
 }
 
+/* S32, and S24 in a 32-bit container: full scale is a->i32_full */
 static void
-fill_s32(struct alsa *a, void *dst, snd_pcm_uframes_t frames)
+fill_i32(struct alsa *a, void *dst, snd_pcm_uframes_t frames)
 {
 	int32_t *p = dst;
 
 	for (snd_pcm_uframes_t i = 0; i < frames; i++) {
-		int32_t v = (int32_t)lrint(next_sample(a) * 2147483647.0);
-
-		for (unsigned int c = 0; c < a->channels; c++)
-			*p++ = v;
-	}
-}
-
-static void
-fill_s24(struct alsa *a, void *dst, snd_pcm_uframes_t frames)
-{
-	int32_t *p = dst;
-
-	for (snd_pcm_uframes_t i = 0; i < frames; i++) {
-		int32_t v = (int32_t)lrint(next_sample(a) * 8388607.0);
+		int32_t v = (int32_t)lrint(next_sample(a) * a->i32_full);
 
 		for (unsigned int c = 0; c < a->channels; c++)
 			*p++ = v;
@@ -179,12 +168,13 @@ fill_float(struct alsa *a, void *dst, snd_pcm_uframes_t frames)
 static const struct {
 	snd_pcm_format_t format;
 	fill_fn fill;
+	double i32_full;          /* fill_i32's full scale */
 } formats[] = {
-	{ SND_PCM_FORMAT_S16, fill_s16 },
-	{ SND_PCM_FORMAT_S32, fill_s32 },
-	{ SND_PCM_FORMAT_FLOAT, fill_float },
-	{ SND_PCM_FORMAT_S24_3LE, fill_s24_3le },
-	{ SND_PCM_FORMAT_S24, fill_s24 },
+	{ SND_PCM_FORMAT_S16, fill_s16, 0 },
+	{ SND_PCM_FORMAT_S32, fill_i32, 2147483647.0 },
+	{ SND_PCM_FORMAT_FLOAT, fill_float, 0 },
+	{ SND_PCM_FORMAT_S24_3LE, fill_s24_3le, 0 },
+	{ SND_PCM_FORMAT_S24, fill_i32, 8388607.0 },
 };
 
 static int
@@ -241,6 +231,7 @@ set_hw(struct alsa *a, snd_pcm_t *pcm, const struct al_config *cfg, bool follow)
 				rc = snd_pcm_hw_params_set_format(pcm, hw, formats[i].format);
 				a->format = formats[i].format;
 				a->fill = cfg->tone_hz ? formats[i].fill : NULL;
+				a->i32_full = formats[i].i32_full;
 			}
 		}
 	}
