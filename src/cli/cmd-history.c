@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 
+#include "core/text.h"
 #include "core/units.h"
 #include "store/store.h"
 #include "cli.h"
@@ -70,22 +71,21 @@ struct rows {
 	json_t *json;  /* the JSON listing, when asked for */
 };
 
-/* Copy at most COL_MAX bytes, cut on a UTF-8 boundary, "~" marking a cut. */
+/*
+ * Terminal-safe text (control characters become '?') of at most
+ * COL_MAX - 1 bytes, cut on a UTF-8 boundary, a "~" marking a cut.
+ */
 static void
 cut(char *dst, const char *src)
 {
-	size_t n = strlen(src);
+	size_t n;
 
-	if (n <= COL_MAX) {
-		memcpy(dst, src, n + 1);
-		return;
+	al_text_term_safe(src, dst, COL_MAX, COL_MAX - 1);
+	n = strlen(dst);
+	if (n < strlen(src)) {
+		dst[n] = '~';
+		dst[n + 1] = '\0';
 	}
-	n = COL_MAX - 1;
-	while (n && ((unsigned char)src[n] & 0xc0) == 0x80)
-		n--;
-	memcpy(dst, src, n);
-	dst[n] = '~';
-	dst[n + 1] = '\0';
 }
 
 static json_t *
@@ -200,7 +200,7 @@ print_table(const struct rows *rs)
 	for (i = 0; i < rs->n; i++) {
 		const struct row *r = &rs->v[i];
 
-#define WIDEN(w, s) ((int)strlen(s) > (w) ? (w) = (int)strlen(s) : 0)
+#define WIDEN(w, s) (al_text_width(s) > (w) ? (w) = al_text_width(s) : 0)
 		WIDEN(wl, r->label);
 		WIDEN(wk, r->kernel);
 		WIDEN(wb, r->backend);
@@ -213,9 +213,16 @@ print_table(const struct rows *rs)
 	for (i = 0; i < rs->n; i++) {
 		const struct row *r = &rs->v[i];
 
-		printf("%6lld  %-16s  %-*s  %-*s  %-*s  %-*s  %9s  %6s  %10s  %10s\n",
-		       (long long)r->id, r->date, wl, r->label, wk, r->kernel, wb, r->backend, wc,
-		       r->config, r->periods, r->xruns, r->max, r->p99);
+		/* labels and kernel names are UTF-8: padded by characters, not bytes */
+		printf("%6lld  %-16s  ", (long long)r->id, r->date);
+		al_text_pad(stdout, r->label, wl, false);
+		fputs("  ", stdout);
+		al_text_pad(stdout, r->kernel, wk, false);
+		fputs("  ", stdout);
+		al_text_pad(stdout, r->backend, wb, false);
+		fputs("  ", stdout);
+		al_text_pad(stdout, r->config, wc, false);
+		printf("  %9s  %6s  %10s  %10s\n", r->periods, r->xruns, r->max, r->p99);
 	}
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/text.h"
 #include "ci.h"
 #include "compare.h"
 #include "report.h"
@@ -432,59 +433,6 @@ al_compare(const struct al_compare_input *in, size_t n, const struct al_compare_
 
 /* ---- text and Markdown ---------------------------------------------------------------- */
 
-/*
- * Outside text for a terminal: control characters (which could steer the
- * terminal) become '?', at most max_chars characters (UTF-8 aware).
- */
-static void
-term_safe(const char *in, char *out, size_t size, size_t max_chars)
-{
-	size_t o = 0, chars = 0;
-
-	for (; in && *in && o + 1 < size; in++) {
-		unsigned char c = (unsigned char)*in;
-
-		if ((c & 0xc0) != 0x80 && chars++ == max_chars)
-			break;
-		if (c < 0x20 || c == 0x7f) {
-			out[o++] = '?';
-			continue;
-		}
-		/* don't cut a multi-byte character short at the end of the buffer */
-		if (c >= 0xc0) {
-			size_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
-
-			if (o + len >= size)
-				break;
-		}
-		out[o++] = (char)c;
-	}
-	out[o] = '\0';
-}
-
-/* Display width of UTF-8 text: one column per character. */
-static int
-width_of(const char *s)
-{
-	int w = 0;
-
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
-	return w;
-}
-
-/* printf("%-*s") for UTF-8 text. */
-static void
-pad(FILE *f, const char *s, int width, bool right)
-{
-	int w = width_of(s);
-
-	if (right)
-		fprintf(f, "%*s%s", w < width ? width - w : 0, "", s);
-	else
-		fprintf(f, "%s%*s", s, w < width ? width - w : 0, "");
-}
-
 static double
 ms_of(const json_t *row, const char *field)
 {
@@ -540,7 +488,7 @@ scope_title(const json_t *scope, char *buf, size_t size)
 
 	if (!name)
 		return "whole run";
-	term_safe(name, safe, sizeof(safe), 40);
+	al_text_term_safe(name, safe, sizeof(safe), 40);
 	if (occ)
 		snprintf(buf, size, "phase %s (#%d)", safe, occ + 1);
 	else
@@ -573,7 +521,7 @@ text_table(const json_t *cmp, const json_t *scope, FILE *f)
 	{
 		const char *key = al_doc_str(row, "key", "?");
 
-		term_safe(al_doc_str(result_by_key(cmp, key), "label", "?"), label, sizeof(label),
+		al_text_term_safe(al_doc_str(result_by_key(cmp, key), "label", "?"), label, sizeof(label),
 			  24);
 		fmt_num(b[0], sizeof(b[0]), ms_of(row, "max_latency_ns"), "%.3f", " ms");
 		fmt_num(b[1], sizeof(b[1]), al_doc_real(row, "max_interval_pct_of_buffer", NAN),
@@ -586,7 +534,7 @@ text_table(const json_t *cmp, const json_t *scope, FILE *f)
 			false);
 		fmt_num(b[6], sizeof(b[6]), al_doc_real(row, "xruns", NAN), "%.0f", NULL);
 		fprintf(f, "%-2s ", key);
-		pad(f, label, 24, false);
+		al_text_pad(f, label, 24, false);
 		fprintf(f, " %12s %12s %11s %11s %11s %11s %7s\n", b[0], b[1], b[2], b[3], b[4],
 			b[5], b[6]);
 	}
@@ -679,9 +627,9 @@ al_compare_text(const json_t *cmp, FILE *f)
 	fprintf(f, "\n");
 	json_array_foreach(json_object_get(cmp, "results"), i, r)
 	{
-		term_safe(al_doc_str(r, "label", "?"), label, sizeof(label), 40);
-		term_safe(al_doc_str(r, "source", "-"), src, sizeof(src), 80);
-		term_safe(al_doc_str(r, "backend", "?"), backend, sizeof(backend), 20);
+		al_text_term_safe(al_doc_str(r, "label", "?"), label, sizeof(label), 40);
+		al_text_term_safe(al_doc_str(r, "source", "-"), src, sizeof(src), 80);
+		al_text_term_safe(al_doc_str(r, "backend", "?"), backend, sizeof(backend), 20);
 		fmt_dur(t, sizeof(t), al_doc_real(r, "buffer_ns", NAN), false, 1e6, false);
 		fprintf(f,
 			"%s: %s = %s (%s, %" PRId64 " Hz, %" PRId64 " x %" PRId64
@@ -697,7 +645,7 @@ md_escape(FILE *f, const char *s, size_t max_chars)
 {
 	char safe[256];
 
-	term_safe(s, safe, sizeof(safe), max_chars);
+	al_text_term_safe(s, safe, sizeof(safe), max_chars);
 	for (const char *p = safe; *p; p++) {
 		if (strchr("\\`*_[]<>|", *p))
 			fputc('\\', f);

@@ -101,6 +101,23 @@ t_exit 2 "history with a stray argument is a usage error" "$A" history --db "$DB
 t_exit 1 "history --db of a missing file exits 1" "$A" history --db "$T_TMP/none.db"
 t_grep "$ERR" "^audiolat history: $T_TMP/none.db: no such file" "and names the file"
 t_true "history never creates a database" test ! -e "$T_TMP/none.db"
+# UTF-8 labels: the columns line up by characters, not bytes; a label that
+# is too long is cut on a character with a "~"
+U="$T_TMP/utf8.db"
+jq '.label = "café når"' "$J" >"$T_TMP/u1.json"
+jq '.label = "plain"' "$J" >"$T_TMP/u2.json"
+jq '.label = ("é" * 40)' "$J" >"$T_TMP/u3.json"
+for f in u1 u2 u3; do "$A" import -q --db "$U" "$T_TMP/$f.json" >/dev/null 2>&1; done
+t_exit 0 "history with UTF-8 labels" "$A" history --db "$U"
+# the characters before the kernel name, in every row: one value
+same_column() { # FILE KERNEL
+	tail -n +2 "$1" | while IFS= read -r l; do
+		printf '%s' "${l%%  "$2"*}" | wc -m
+	done | sort -u | wc -l | grep -qx 1
+}
+t_true "the kernel column starts at the same character in every row" \
+	same_column "$OUT" "$(jq -r .system.kernel_release "$J")"
+t_grep "$OUT" '^ +[0-9]+  [0-9-]+ [0-9:]+  é+~  ' "a long UTF-8 label is cut on a character with a ~"
 E="$T_TMP/empty-xdg"
 mkdir -p "$E"
 t_exit 0 "history with no default database yet exits 0" env XDG_DATA_HOME="$E" "$A" history
