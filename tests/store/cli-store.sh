@@ -107,7 +107,8 @@ U="$T_TMP/utf8.db"
 jq '.label = "café når"' "$J" >"$T_TMP/u1.json"
 jq '.label = "plain"' "$J" >"$T_TMP/u2.json"
 jq '.label = ("é" * 40)' "$J" >"$T_TMP/u3.json"
-for f in u1 u2 u3; do "$A" import -q --db "$U" "$T_TMP/$f.json" >/dev/null 2>&1; done
+jq '.label = "esc\u001b[31mred\tx"' "$J" >"$T_TMP/u4.json"
+for f in u1 u2 u3 u4; do "$A" import -q --db "$U" "$T_TMP/$f.json" >/dev/null 2>&1; done
 t_exit 0 "history with UTF-8 labels" "$A" history --db "$U"
 # the characters before the kernel name, in every row: one value
 same_column() { # FILE KERNEL
@@ -118,6 +119,8 @@ same_column() { # FILE KERNEL
 t_true "the kernel column starts at the same character in every row" \
 	same_column "$OUT" "$(jq -r .system.kernel_release "$J")"
 t_grep "$OUT" '^ +[0-9]+  [0-9-]+ [0-9:]+  é+~  ' "a long UTF-8 label is cut on a character with a ~"
+t_grep "$OUT" '  esc\?\[31mred\?x  ' "control characters in a label print as '?'"
+t_result $(grep -q "$(printf '\033')" "$OUT" && echo 1 || echo 0) "no escape character reaches the terminal"
 E="$T_TMP/empty-xdg"
 mkdir -p "$E"
 t_exit 0 "history with no default database yet exits 0" env XDG_DATA_HOME="$E" "$A" history
