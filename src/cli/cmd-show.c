@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "core/clock.h"
+#include "core/text.h"
 #include "core/units.h"
 #include "store/store.h"
 #include "cli.h"
@@ -61,12 +62,28 @@ jget(json_t *o, const char *path)
 	return o;
 }
 
+/*
+ * Text from a saved document (which may have been imported from anywhere)
+ * made safe for the terminal: control characters become '?'. The copy
+ * lives in one of a few rotating buffers, enough for one printf.
+ */
+static const char *
+safe(const char *s)
+{
+	static char bufs[12][512];
+	static unsigned next;
+	char *b = bufs[next++ % 12];
+
+	al_text_term_safe(s, b, sizeof(bufs[0]), sizeof(bufs[0]));
+	return b;
+}
+
 static const char *
 jstr(json_t *o, const char *path, const char *none)
 {
 	const char *s = json_string_value(jget(o, path));
 
-	return s ? s : none;
+	return safe(s ? s : none);
 }
 
 static int64_t
@@ -185,7 +202,7 @@ show_run(json_t *doc)
 	printf("load:      %s\n", jstr(doc, "config.load", "none"));
 	printf("command:   %s\n", jstr(doc, "cmdline", "-"));
 	json_array_foreach(json_object_get(doc, "warnings"), i, w)
-		printf("warning: %s\n", json_string_value(w) ? json_string_value(w) : "?");
+		printf("warning: %s\n", safe(json_string_value(w) ? json_string_value(w) : "?"));
 	printf("\n");
 	stats_block(json_object_get(doc, "total"));
 	if (json_array_size(json_object_get(doc, "phases")) > 1)
@@ -211,10 +228,10 @@ static int
 show_entry(const struct al_store_entry *e, void *ud)
 {
 	(void)ud;
-	printf("result %lld: %s, saved %s (%s)\n", (long long)e->id, e->schema, e->saved_at,
-	       e->source);
+	printf("result %lld: %s, saved %s (%s)\n", (long long)e->id, safe(e->schema),
+	       safe(e->saved_at), safe(e->source));
 	if (e->label[0])
-		printf("label:     %s\n", e->label);
+		printf("label:     %s\n", safe(e->label));
 	return 1;
 }
 

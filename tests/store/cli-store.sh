@@ -121,6 +121,9 @@ t_true "the kernel column starts at the same character in every row" \
 t_grep "$OUT" '^ +[0-9]+  [0-9-]+ [0-9:]+  é+~  ' "a long UTF-8 label is cut on a character with a ~"
 t_grep "$OUT" '  esc\?\[31mred\?x  ' "control characters in a label print as '?'"
 t_result $(grep -q "$(printf '\033')" "$OUT" && echo 1 || echo 0) "no escape character reaches the terminal"
+t_exit 0 "show of the imported result with control characters" "$A" show --db "$U" 4
+t_grep "$OUT" '^label: +esc\?\[31mred\?x$' "show prints the label's control characters as '?'"
+t_result $(grep -q "$(printf '\033')" "$OUT" && echo 1 || echo 0) "show lets no escape character reach the terminal"
 E="$T_TMP/empty-xdg"
 mkdir -p "$E"
 t_exit 0 "history with no default database yet exits 0" env XDG_DATA_HOME="$E" "$A" history
