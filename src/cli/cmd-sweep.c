@@ -9,6 +9,7 @@
 
 #include "backend/backend.h"
 #include "core/clock.h"
+#include "core/text.h"
 #include "core/units.h"
 #include "report/doc.h"
 #include "report/report.h"
@@ -130,11 +131,18 @@ verdict_of(const struct cell *c, char *buf, size_t size)
 static void
 safe(const char *in, char *out, size_t size)
 {
-	size_t i;
+	al_text_term_safe(in, out, size, size);
+}
 
-	for (i = 0; in[i] && i + 1 < size; i++)
-		out[i] = (unsigned char)in[i] < 0x20 || in[i] == 0x7f ? '?' : in[i];
-	out[i] = '\0';
+/* "alsa:plug:jack": the backend column's text. */
+static void
+backend_text(const struct cell *c, char *out, size_t size)
+{
+	char be[160];
+
+	snprintf(be, sizeof(be), "%s%s%s", c->be->name, c->be->device[0] ? ":" : "",
+		 c->be->device);
+	safe(be, out, size);
 }
 
 static void
@@ -145,8 +153,14 @@ print_table(const struct cell *cells, int n, bool markdown, FILE *f)
 	    "% of buffer",   "1MS factor", "2MS factor", "p99 wake [us]",
 	    "max wake [us]", "xruns",	   "verdict"};
 	char b[11][64];
-	int i, k;
+	int i, k, wb = 14;
 
+	/* the backend column as wide as its longest entry (a device path can be long) */
+	for (i = 0; i < n; i++) {
+		backend_text(&cells[i], b[0], sizeof(b[0]));
+		if (al_text_width(b[0]) > wb)
+			wb = al_text_width(b[0]);
+	}
 	if (markdown)
 		fprintf(f,
 			"| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n"
@@ -154,16 +168,13 @@ print_table(const struct cell *cells, int n, bool markdown, FILE *f)
 			head[0], head[1], head[2], head[3], head[4], head[5], head[6], head[7],
 			head[8], head[9], head[10]);
 	else
-		fprintf(f, "%-14s %6s %-20s %17s %12s %16s %16s %14s %15s %6s  %s\n", head[0],
+		fprintf(f, "%-*s %6s %-20s %17s %12s %16s %16s %14s %15s %6s  %s\n", wb, head[0],
 			head[1], head[2], head[3], head[4], head[5], head[6], head[7], head[8],
 			head[9], head[10]);
 	for (i = 0; i < n; i++) {
 		const struct cell *c = &cells[i];
-		char be[160];
 
-		snprintf(be, sizeof(be), "%s%s%s", c->be->name, c->be->device[0] ? ":" : "",
-			 c->be->device);
-		safe(be, b[0], sizeof(b[0]));
+		backend_text(c, b[0], sizeof(b[0]));
 		snprintf(b[1], sizeof(b[1]), "%ld", c->rate_hz);
 		snprintf(b[2], sizeof(b[2]), "%ld x %ld = %.3f ms", c->periods, c->period_frames,
 			 (double)al_frames_to_ns(c->periods * c->period_frames, c->rate_hz) / 1e6);
@@ -188,8 +199,9 @@ print_table(const struct cell *cells, int n, bool markdown, FILE *f)
 			}
 			fputc('\n', f);
 		} else {
-			fprintf(f, "%-14s %6s %-20s %17s %12s %16s %16s %14s %15s %6s  %s\n", b[0],
-				b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10]);
+			al_text_pad(f, b[0], wb, false);
+			fprintf(f, " %6s %-20s %17s %12s %16s %16s %14s %15s %6s  %s\n", b[1], b[2],
+				b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10]);
 		}
 	}
 }

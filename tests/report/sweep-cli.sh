@@ -83,6 +83,14 @@ t_exit 2 "a bad run option: usage error before any run" "$AUDIOLAT" sweep -L 200
 t_grep "$ERR" "^audiolat sweep: -L/--cpu-load: '200' is not in 0..100$" "... naming run's option"
 t_exit 2 "--periods 1: usage error" "$AUDIOLAT" sweep --periods 1,2
 t_exit 2 "a grid too large: usage error" "$AUDIOLAT" sweep -P 1,2,3,4,5,6,7,8,9 -n 2,3,4,5,6,7,8,9 -r 8000,16000,32000,48000
+# a configuration that cannot run (no such OSS device): exit 4, the others
+# are kept, and the table's columns still line up after a long device name
+t_exit 4 "a device that is not there: exit 4" "$AUDIOLAT" sweep -b sim,oss:"$T/no/such/dsp" -d 300ms --no-db
+t_grep "$ERR" "^audiolat sweep: oss $T/no/such/dsp: No such file or directory" "... naming the device"
+t_grep "$OUT" '^sim +48000 3 x 64 = 4\.000 ms .* ok$' "the sim configuration ran"
+t_grep "$OUT" "^oss:$T/no/such/dsp +48000 3 x 64 = 4\.000 ms .*did not run \(exit 4\)\$" "the oss one did not run, with its exit code"
+t_eq "the rate column starts at the same place in every row" \
+	"$(grep -E '^(backend|sim|oss:)' "$OUT" | awk '{ print index($0, ($1 == "backend") ? "  rate" : " 48000") }' | sort -u | wc -l)" 1
 t_exit 0 "--help" "$AUDIOLAT" sweep --help
 t_grep "$OUT" "^usage: audiolat sweep" "--help prints the usage"
 t_done
