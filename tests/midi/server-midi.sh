@@ -127,9 +127,9 @@ t_grep "$T_TMP/loop.html" '<span>p99 round trip</span>' "the loop report shows i
 jqt "the self-loop: 50 echoed, 0 lost, at least a period" \
 	'.echoed == 50 and .lost == 0 and .latency_frames_min >= 256' "$T_TMP/self.json"
 
-# ---- record under load ----
+# ---- record under load: seed 002's stressors, hackbench beside rt-migrate ----
 if "$AUDIOLAT" load --help >/dev/null 2>&1; then
-	"$AUDIOLAT" midi record -d 3 --load hackbench:3s --groups 2 --loops 20 --interval 100ms \
+	"$AUDIOLAT" midi record -d 3 --load hackbench+rt-migrate:3s --groups 2 --loops 20 --interval 100ms \
 		--json "$T_TMP/load.json" --db "$T_TMP/results.db" \
 		>"$T_TMP/load.out" 2>"$T_TMP/load.err" &
 	REC=$!
@@ -137,18 +137,25 @@ if "$AUDIOLAT" load --help >/dev/null 2>&1; then
 	wait_port audiolat-record:in
 	"$AUDIOLAT" midi send --port audiolat-record:in -d 2.5 "${PRIO[@]}" -q >/dev/null 2>&1
 	wait $REC
-	t_result $? "record --load hackbench:3s exits 0"
+	t_result $? "record --load hackbench+rt-migrate:3s exits 0"
 	cp "$T_TMP/load.err" "$ERR"
-	jqt "the hackbench phase is reported with its load" \
-		'(.phases | length) == 1 and .phases[0].name == "hackbench" and (.phases[0].load | test("hackbench")) and .config.load == "hackbench:3s"' \
+	jqt "the hackbench+rt-migrate phase is reported with its loads" \
+		'(.phases | length) == 1 and .phases[0].name == "hackbench+rt-migrate" and (.phases[0].load | test("^hackbench .* [+] rt-migrate threads=")) and .config.load == "hackbench+rt-migrate:3s"' \
 		"$T_TMP/load.json"
+	if [ "$(id -u)" -eq 0 ]; then
+		jqt "both loads ran: their figures are in the phase" \
+			'.phases[0].error == null and (.phases[0].throughput | has("hackbench.runs") and has("rt-migrate.periods_per_s"))' \
+			"$T_TMP/load.json"
+	else
+		t_skip "both loads ran: their figures are in the phase" "rt-migrate needs SCHED_FIFO (root)"
+	fi
 	jqt "events recorded under load (10..35)" '.events >= 10 and .events <= 35 and .phases[0].events == .events' \
 		"$T_TMP/load.json"
 	t_grep "$T_TMP/load.err" "^saved as .* \($T_TMP/results.db\)" "the result was saved in the results database"
 	t_exit 0 "history lists it" "$AUDIOLAT" history --db "$T_TMP/results.db"
 	t_grep "$OUT" "midi" "... as a MIDI result"
 else
-	t_skip "record --load hackbench" "audiolat has no load command yet"
+	t_skip "record --load hackbench+rt-migrate" "audiolat has no load command yet"
 fi
 
 t_exit 2 "a JACK port that does not exist" "$AUDIOLAT" midi record --port nosuch:port -d 1 --no-db
