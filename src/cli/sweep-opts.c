@@ -26,6 +26,7 @@ const char al_sweep_help[] =
     "run options:\n"
     "  anything `audiolat run` takes: -d TIME, --load SPEC, -L, -p, -a, --label,\n"
     "  --no-db, ... (see audiolat run --help); they apply to every run\n"
+    "  (not --fragments: give -n and -P lists)\n"
     "output:\n"
     "      --json FILE|-      write the audiolat.sweep/1 document with every run's\n"
     "                         result (- = stdout, and then no table)\n"
@@ -233,6 +234,12 @@ al_sweep_parse_args(int argc, char **argv, struct al_sweep_cli *p, char *err, si
 				p->html_path = v;
 			}
 			continue;
+		}
+		if (!strcmp(name, "--fragments")) {
+			/* run's -n/-P in one: the grid's lists would override it unseen */
+			snprintf(err, err_size, "--fragments: a sweep takes -n and -P lists "
+				 "(--fragments 3x256 is -n 3 -P 64)");
+			return -EINVAL;
 		}
 		if (IS("-q", "--quiet") || !strcmp(name, "--markdown") || IS("-h", "--help")) {
 			if (eq) {

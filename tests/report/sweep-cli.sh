@@ -82,6 +82,9 @@ t_grep "$ERR" "unknown backend 'nosuch'" "... naming it"
 t_exit 2 "a bad run option: usage error before any run" "$AUDIOLAT" sweep -L 200 -d 1s
 t_grep "$ERR" "^audiolat sweep: -L/--cpu-load: '200' is not in 0..100$" "... naming run's option"
 t_exit 2 "--periods 1: usage error" "$AUDIOLAT" sweep --periods 1,2
+t_exit 2 "--fragments: usage error (the grid's -n/-P lists would override it)" "$AUDIOLAT" sweep --fragments 3x256
+t_grep "$ERR" "^audiolat sweep: --fragments: a sweep takes -n and -P lists \(--fragments 3x256 is -n 3 -P 64\)$" "... saying what to use"
+t_exit 2 "--fragments=3x256 too" "$AUDIOLAT" sweep --fragments=3x256 -d 1s
 t_exit 2 "a grid too large: usage error" "$AUDIOLAT" sweep -P 1,2,3,4,5,6,7,8,9 -n 2,3,4,5,6,7,8,9 -r 8000,16000,32000,48000
 # a configuration that cannot run (no such OSS device): exit 4, the others
 # are kept, and the table's columns still line up after a long device name
