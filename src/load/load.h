@@ -21,9 +21,12 @@
  * Every load of a phase runs under its own supervisor process, the leader
  * of a new process group; the workers are its children (or threads), in
  * the same group. The supervisor gets SIGTERM when its parent thread dies
- * (PR_SET_PDEATHSIG) and then kills its whole group; the workers get
- * SIGKILL when the supervisor dies. al_load_phase_stop() and
- * al_load_kill_all() SIGKILL the groups. Temporary files are unlinked as
+ * (PR_SET_PDEATHSIG), and on any SIGTERM kills every descendant (a
+ * command that left the group too: timeout(1), setsid) and then its
+ * group; the workers get SIGKILL when the supervisor dies.
+ * al_load_phase_stop() and al_load_kill_all() send that SIGTERM;
+ * al_load_phase_stop() SIGKILLs a group whose supervisor did not end
+ * within 2 s. Temporary files are unlinked as
  * soon as they are open (O_TMPFILE where the file system has it), so
  * nothing is left on disk whatever kills the load. Every load process is
  * named "al-<load>" (prctl PR_SET_NAME), except the commands a cmd load
@@ -208,9 +211,11 @@ int al_load_phase_stop(struct al_load_set *s, struct al_phase *ph);
 int64_t al_load_phase_elapsed_ns(const struct al_load_set *s);
 
 /*
- * Async-signal-safe: SIGKILL the process group of every running load
- * (for a SIGINT/SIGTERM handler or atexit). al_load_phase_stop() must
- * still be called to reap them and collect the figures.
+ * Async-signal-safe: stop every running load (for a SIGINT/SIGTERM handler
+ * or atexit): SIGTERM to each supervisor, which kills all its descendants
+ * (also those that left its process group) and then its group.
+ * al_load_phase_stop() must still be called to reap them and collect the
+ * figures (it SIGKILLs a group whose supervisor did not end in time).
  */
 void al_load_kill_all(void);
 

@@ -4,7 +4,9 @@
  * leader of its own process group, with the workers as its children.
  *
  * controller (audiolat) --fork--> supervisor "al-NAME" (pgid = its pid)
- *                                   PDEATHSIG SIGTERM -> kills its group
+ *                                   SIGTERM (also PDEATHSIG) -> kills every
+ *                                   descendant (also those that left the
+ *                                   group), then its group
  *                                   child subreaper (orphans stay ours)
  *                                   --fork--> workers "al-NAME" (PDEATHSIG SIGKILL)
  *                                               (hackbench: --fork--> senders, receivers)
@@ -22,6 +24,7 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/clock.h"
@@ -30,6 +33,7 @@
 #define RUNNING_MAX 64           /* loads running at once, over all sets */
 #define READY_TIMEOUT_MS 10000
 #define READY_FD 3
+#define STOP_GRACE_NS (2 * AL_NS_PER_SEC) /* a supervisor's sweep, then SIGKILL */
 
 struct al_load_run {
 	struct al_load_item item;
@@ -62,8 +66,9 @@ al_load_kill_all(void)
 	for (i = 0; i < RUNNING_MAX; i++) {
 		pid_t pg = running_pgid[i];
 
+		/* the supervisor (the group's leader) kills its descendants and group */
 		if (pg > 0)
-			kill(-pg, SIGKILL);
+			kill(pg, SIGTERM);
 	}
 	errno = saved;
 }
@@ -91,10 +96,136 @@ unregister_slot(int slot)
 
 /* ---- in the supervisor and the workers ---- */
 
+/* struct linux_dirent64, for getdents64 (glibc's readdir is not async-signal-safe) */
+struct dirent64_raw {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+/* "1234" -> 1234; 0 for anything else. Async-signal-safe. */
+static pid_t
+pid_of_name(const char *s)
+{
+	pid_t v = 0;
+
+	if (!*s)
+		return 0;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > 100000000)
+			return 0;
+		v = v * 10 + (*s - '0');
+	}
+	return v;
+}
+
+/*
+ * The parent of pid from /proc/PID/stat ("PID (COMM) S PPID ...", COMM may
+ * hold spaces and parentheses), and its state letter; 0 when unreadable.
+ * Async-signal-safe: open, read, close and hand-made number formatting.
+ */
+static pid_t
+ppid_of(pid_t pid, char *state)
+{
+	char path[32] = "/proc/", digits[12], buf[512], *p, *close_paren = NULL;
+	int nd = 0, fd, i = 6;
+	ssize_t n;
+	pid_t ppid = 0;
+
+	do
+		digits[nd++] = (char)('0' + pid % 10);
+	while ((pid /= 10) && nd < 11);
+	while (nd)
+		path[i++] = digits[--nd];
+	memcpy(path + i, "/stat", 6);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	for (p = buf; *p; p++)
+		if (*p == ')')
+			close_paren = p;
+	if (!close_paren || close_paren[1] != ' ' || !close_paren[2] || close_paren[3] != ' ')
+		return 0;
+	*state = close_paren[2];
+	for (p = close_paren + 4; *p >= '0' && *p <= '9'; p++)
+		ppid = ppid * 10 + (*p - '0');
+	return ppid;
+}
+
+#define SWEEP_MARKS_MAX 8192
+#define SWEEP_ROUNDS_MAX 200
+
+/*
+ * Kill every descendant of this process, wherever it went: a command that
+ * left the process group (timeout(1) makes its own; setsid) is out of
+ * reach of kill(0, ...), but it stays our descendant, and as a child
+ * subreaper we inherit the orphans of whatever we kill. Rounds over /proc
+ * until none is left alive. Async-signal-safe (it runs in the SIGTERM
+ * handler): static memory, getdents64, open/read, kill, waitpid, nanosleep.
+ */
+static void
+kill_descendants(void)
+{
+	static pid_t marked[SWEEP_MARKS_MAX];
+	static char dents[8192];
+	struct timespec pause = { 0, 2 * 1000 * 1000 };
+	int n_marked = 1, round, found, dfd, i, j;
+	pid_t pid, ppid;
+	long n, off;
+	char state;
+
+	marked[0] = getpid();
+	for (round = 0; round < SWEEP_ROUNDS_MAX; round++) {
+		found = 0;
+		dfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dfd < 0)
+			return;
+		while ((n = syscall(SYS_getdents64, dfd, dents, sizeof(dents))) > 0) {
+			for (off = 0; off < n;) {
+				struct dirent64_raw *d = (struct dirent64_raw *)(dents + off);
+
+				off += d->d_reclen;
+				pid = pid_of_name(d->d_name);
+				if (pid <= 0 || pid == marked[0])
+					continue;
+				ppid = ppid_of(pid, &state);
+				if (ppid <= 0 || state == 'Z')
+					continue;
+				for (i = 0; i < n_marked && marked[i] != ppid; i++)
+					;
+				if (i == n_marked)
+					continue;
+				for (j = 0; j < n_marked && marked[j] != pid; j++)
+					;
+				if (j == n_marked && n_marked < SWEEP_MARKS_MAX)
+					marked[n_marked++] = pid;
+				kill(pid, SIGKILL);
+				found++;
+			}
+		}
+		close(dfd);
+		/* our children, and the orphans reparented to us */
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		if (!found)
+			return;
+		nanosleep(&pause, NULL);
+	}
+}
+
+/* SIGTERM (audiolat stops the load, or died: PDEATHSIG): every descendant, then the group. */
 static void
 die_with_group(int sig)
 {
 	(void)sig;
+	kill_descendants();
 	kill(0, SIGKILL);
 	_exit(1);
 }
@@ -300,15 +431,32 @@ fail_ready:
 
 /* ---- in the controller ---- */
 
+/*
+ * Stop a load: SIGTERM to its supervisor, which kills every descendant
+ * (those that left the group too) and then its group; after
+ * STOP_GRACE_NS, or when the supervisor cannot run, SIGKILL to the group.
+ */
 static void
 run_kill_reap(struct al_load_run *run)
 {
+	int64_t deadline_ns;
+	pid_t r;
+
 	if (run->pid <= 0)
 		return;
 	if (!run->reaped) {
+		kill(run->pid, SIGTERM);
+		deadline_ns = al_clock_now_ns() + STOP_GRACE_NS;
+		do {
+			r = waitpid(run->pid, &run->status, WNOHANG);
+			if (r == run->pid)
+				break;
+			al_clock_sleep_until_ns(al_clock_now_ns() + 2 * AL_NS_PER_MS);
+		} while ((r == 0 || (r < 0 && errno == EINTR)) && al_clock_now_ns() < deadline_ns);
 		kill(-run->pid, SIGKILL);
-		while (waitpid(run->pid, &run->status, 0) < 0 && errno == EINTR)
-			;
+		if (r != run->pid)
+			while (waitpid(run->pid, &run->status, 0) < 0 && errno == EINTR)
+				;
 		run->reaped = true;
 	}
 	unregister_slot(run->slot);
@@ -570,9 +718,10 @@ al_load_phase_stop(struct al_load_set *s, struct al_phase *ph)
 	}
 	stop_ns = al_clock_now_ns();
 	s->stopping = true;
+	/* every supervisor sweeps its descendants at once; run_kill_reap() waits */
 	for (i = 0; i < s->n; i++)
 		if (!s->runs[i].reaped)
-			kill(-s->runs[i].pid, SIGKILL);
+			kill(s->runs[i].pid, SIGTERM);
 	for (i = 0; i < s->n; i++) {
 		run_kill_reap(&s->runs[i]);
 		if (!failed[i] && atomic_load(&s->runs[i].shm->state) == AL_LOAD_FAILED) {

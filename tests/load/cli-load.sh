@@ -240,6 +240,38 @@ wait $P 2>/dev/null
 t_true "SIGKILL: hackbench's workers are gone within 1 s" gone_within_1s $G
 t_true "SIGKILL: no file left" empty_dir "$D"
 
+# commands that leave the load's process group (timeout(1) makes its own,
+# setsid a new session) are still killed: they stay the supervisor's
+# descendants. A unique argument finds them.
+escapee_gone() { # MARK: no process with "sleep MARK" in its command line within 1.5 s
+	local i
+	for i in $(seq 15); do
+		pgrep -f "sleep $1\$" >/dev/null || return 0
+		sleep 0.1
+	done
+	pgrep -af "sleep $1\$" | sed 's/^/# still alive: /'
+	pkill -KILL -f "sleep $1\$"
+	return 1
+}
+M=$((900000 + RANDOM))
+"$A" load cmd "timeout 300 sleep $M" -d 500ms -q >"$OUT" 2>"$ERR"
+t_true "a normal end kills a command that timeout(1) moved to its own group" escapee_gone $M
+M=$((M + 1))
+"$A" load cmd "setsid sleep $M" -d 30s -q >"$OUT" 2>"$ERR" &
+P=$!
+sleep 0.5
+kill -INT $P
+wait $P
+t_true "SIGINT kills a command that setsid moved to a new session" escapee_gone $M
+M=$((M + 1))
+"$A" run -d 30s -q --no-db --load "cmd:timeout 300 sleep $M" >"$OUT" 2>"$ERR" &
+P=$!
+sleep 1
+kill -KILL $P
+wait $P 2>/dev/null
+t_true "SIGKILL of audiolat run kills a command that left the group (the supervisor's SIGTERM)" \
+	escapee_gone $M
+
 # a load killed from outside is reported
 "$A" load cpu --workers 1 -d 10s -q >"$OUT" 2>"$ERR" &
 P=$!
