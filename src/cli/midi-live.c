@@ -431,6 +431,39 @@ write_smf(const struct live *L, const char *path, int64_t origin_us, int64_t end
 	return rc;
 }
 
+/*
+ * The end of record and loop: the text (print, unless -q or JSON to stdout)
+ * and summary line, the warnings on stderr when the text did not show
+ * them, the JSON and the database, and the failure that cut the run short.
+ * Returns the exit code, exit_code when nothing worse happened.
+ */
+static int
+report_out(const struct midi_report *r, const struct live *L,
+	   void (*print)(FILE *f, const struct midi_report *r), const char *what,
+	   const char *got, const char *verdict, int exit_code)
+{
+	bool text = !(L->o->json_path && !strcmp(L->o->json_path, "-"));
+	int rc;
+
+	if (text && !L->o->quiet)
+		print(stdout, r);
+	if (text)
+		midi_summary_line(stdout, r, verdict);
+	fflush(stdout);
+	if (!text || L->o->quiet)
+		for (int w = 0; w < r->n_warnings; w++)
+			cli_warn("%s", r->warnings[w]);
+	rc = midi_report_emit(r, true);
+	if (rc && !exit_code)
+		exit_code = rc;
+	if (L->failed) {
+		cli_cmd_error(AL_EXIT_RUNTIME, "midi", "%s: %s; reporting what was %s", what, L->err,
+			      got);
+		exit_code = AL_EXIT_RUNTIME;
+	}
+	return exit_code;
+}
+
 /* The statistics of the selected events in [from, to) (absolute ns, 0: open). */
 static int
 stats_of(const struct live *L, const int64_t *t, size_t n, int64_t from_ns, int64_t to_ns,
@@ -552,21 +585,7 @@ midi_record(struct midi_opts *o)
 				     "cannot hold them", (unsigned long long)r.not_in_file);
 
 	verdict = threshold_fail_record(&r) ? "FAIL" : "PASS";
-	if (text && !o->quiet)
-		midi_print_stats(stdout, &r);
-	if (text)
-		midi_summary_line(stdout, &r, verdict);
-	fflush(stdout);
-	if (!text || o->quiet)
-		for (int w = 0; w < r.n_warnings; w++)
-			cli_warn("%s", r.warnings[w]);
-	rc = midi_report_emit(&r, true);
-	if (rc && !exit_code)
-		exit_code = rc;
-	if (L.failed) {
-		cli_cmd_error(AL_EXIT_RUNTIME, "midi", "record: %s; reporting what was received", L.err);
-		exit_code = AL_EXIT_RUNTIME;
-	}
+	exit_code = report_out(&r, &L, midi_print_stats, "record", "received", verdict, exit_code);
 	verdict_v = r.st->jitter_abs_max_ns;
 	if (!exit_code && !strcmp(verdict, "FAIL")) {
 		al_format_duration(verdict_v, a, sizeof(a));
@@ -683,21 +702,7 @@ midi_loop(struct midi_opts *o)
 	if (r.lost)
 		midi_report_warn(&r, "%llu message(s) lost (no echo within %s)", (unsigned long long)r.lost,
 				 o->timeout_ns ? "--timeout" : "1 s");
-	if (text && !o->quiet)
-		midi_print_loop(stdout, &r);
-	if (text)
-		midi_summary_line(stdout, &r, verdict);
-	fflush(stdout);
-	if (!text || o->quiet)
-		for (int w = 0; w < r.n_warnings; w++)
-			cli_warn("%s", r.warnings[w]);
-	rc = midi_report_emit(&r, true);
-	if (rc && !exit_code)
-		exit_code = rc;
-	if (L.failed) {
-		cli_cmd_error(AL_EXIT_RUNTIME, "midi", "loop: %s; reporting what was measured", L.err);
-		exit_code = AL_EXIT_RUNTIME;
-	}
+	exit_code = report_out(&r, &L, midi_print_loop, "loop", "measured", verdict, exit_code);
 	if (!exit_code && !strcmp(verdict, "FAIL")) {
 		if (o->max_latency_ns && r.lat.max_ns > o->max_latency_ns) {
 			al_format_duration(r.lat.max_ns, a, sizeof(a));
