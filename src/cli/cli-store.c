@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -115,4 +116,23 @@ cli_store_fetch_arg(const char *cmd, const char *db_opt, int argc, char **argv, 
 	else
 		al_store_close(db);
 	return ret;
+}
+
+int
+cli_store_opt(const char *cmd, int opt, const char *help, char **argv, const char **db_opt)
+{
+	switch (opt) {
+	case CLI_OPT_DB:
+		if (!optarg[0])
+			return cli_usage_error(cmd, "--db: '' is not a path");
+		*db_opt = optarg;
+		return CLI_OPT_NEXT;
+	case 'h':
+		fputs(help, stdout);
+		return AL_EXIT_OK;
+	case ':':
+		return cli_usage_error(cmd, "option %s: needs a value", argv[optind - 1]);
+	default:
+		return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+	}
 }

@@ -8,6 +8,19 @@
 
 #include "store/store.h"
 
+/* getopt_long's value for --db PATH in the database subcommands' option tables */
+#define CLI_OPT_DB 0x300
+/* cli_store_opt(): the option was handled, parse on */
+#define CLI_OPT_NEXT (-1)
+
+/*
+ * The default branch of a database subcommand's getopt_long switch: --db
+ * PATH (into *db_opt; '' is a usage error), -h (help on stdout), a missing
+ * value and an unknown option (one line). Returns CLI_OPT_NEXT, or the
+ * exit code to return now (AL_EXIT_OK after the help, AL_EXIT_USAGE).
+ */
+int cli_store_opt(const char *cmd, int opt, const char *help, char **argv, const char **db_opt);
+
 enum cli_store_mode {
 	CLI_STORE_READ,   /* never create; a missing default database is no database */
 	CLI_STORE_WRITE,  /* create it (and the directories of the default path) */

@@ -25,11 +25,9 @@ static const char help[] =
 	"exit status: 0 done, 1 runtime error (no such id, a database error, the file\n"
 	"cannot be written), 2 usage error\n";
 
-enum { OPT_DB = 256 };
-
 static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
-	{ "db", required_argument, NULL, OPT_DB },
+	{ "db", required_argument, NULL, CLI_OPT_DB },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -50,19 +48,11 @@ cmd_export(int argc, char **argv)
 				return cli_usage_error("export", "-o/--output: '' is not a path");
 			out_path = optarg;
 			break;
-		case OPT_DB:
-			if (!optarg[0])
-				return cli_usage_error("export", "--db: '' is not a path");
-			db_opt = optarg;
-			break;
-		case 'h':
-			fputs(help, stdout);
-			return AL_EXIT_OK;
-		case ':':
-			return cli_usage_error("export", "option %s: needs a value",
-					       argv[optind - 1]);
 		default:
-			return cli_usage_error("export", "unknown option '%s'", argv[optind - 1]);
+			rc = cli_store_opt("export", opt, help, argv, &db_opt);
+			if (rc != CLI_OPT_NEXT)
+				return rc;
+			break;
 		}
 	}
 	ret = cli_store_fetch_arg("export", db_opt, argc, argv, optind, &text, NULL, NULL, path,

@@ -40,7 +40,7 @@ static const char help[] =
 	"\n"
 	"exit status: 0 done, 1 runtime error, 2 usage error\n";
 
-enum { OPT_JSON = 256, OPT_DB, OPT_SCHEMA };
+enum { OPT_JSON = 256, OPT_SCHEMA };
 
 static const struct option long_opts[] = {
 	{ "kernel", required_argument, NULL, 'k' },
@@ -49,7 +49,7 @@ static const struct option long_opts[] = {
 	{ "schema", required_argument, NULL, OPT_SCHEMA },
 	{ "limit", required_argument, NULL, 'n' },
 	{ "json", required_argument, NULL, OPT_JSON },
-	{ "db", required_argument, NULL, OPT_DB },
+	{ "db", required_argument, NULL, CLI_OPT_DB },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -263,19 +263,11 @@ cmd_history(int argc, char **argv)
 		case OPT_JSON:
 			json_path = optarg;
 			break;
-		case OPT_DB:
-			if (!optarg[0])
-				return cli_usage_error("history", "--db: '' is not a path");
-			db_opt = optarg;
-			break;
-		case 'h':
-			fputs(help, stdout);
-			return AL_EXIT_OK;
-		case ':':
-			return cli_usage_error("history", "option %s: needs a value",
-					       argv[optind - 1]);
 		default:
-			return cli_usage_error("history", "unknown option '%s'", argv[optind - 1]);
+			rc = cli_store_opt("history", opt, help, argv, &db_opt);
+			if (rc != CLI_OPT_NEXT)
+				return rc;
+			break;
 		}
 	}
 	if (optind < argc)

@@ -28,11 +28,9 @@ static const char help[] =
 	"(FILE:LINE:COLUMN: ...), not an audiolat document, or a database error (the\n"
 	"other files are still saved), 2 usage error\n";
 
-enum { OPT_DB = 256 };
-
 static const struct option long_opts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
-	{ "db", required_argument, NULL, OPT_DB },
+	{ "db", required_argument, NULL, CLI_OPT_DB },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -95,19 +93,11 @@ cmd_import(int argc, char **argv)
 		case 'q':
 			quiet = true;
 			break;
-		case OPT_DB:
-			if (!optarg[0])
-				return cli_usage_error("import", "--db: '' is not a path");
-			db_opt = optarg;
-			break;
-		case 'h':
-			fputs(help, stdout);
-			return AL_EXIT_OK;
-		case ':':
-			return cli_usage_error("import", "option %s: needs a value",
-					       argv[optind - 1]);
 		default:
-			return cli_usage_error("import", "unknown option '%s'", argv[optind - 1]);
+			rc = cli_store_opt("import", opt, help, argv, &db_opt);
+			if (rc != CLI_OPT_NEXT)
+				return rc;
+			break;
 		}
 	}
 	if (optind >= argc)

@@ -33,10 +33,8 @@ static const char help[] =
 	"exit status: 0 done, 1 runtime error (no such id, a database error),\n"
 	"2 usage error\n";
 
-enum { OPT_DB = 256 };
-
 static const struct option long_opts[] = {
-	{ "db", required_argument, NULL, OPT_DB },
+	{ "db", required_argument, NULL, CLI_OPT_DB },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -251,18 +249,11 @@ cmd_show(int argc, char **argv)
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
 		switch (opt) {
-		case OPT_DB:
-			if (!optarg[0])
-				return cli_usage_error("show", "--db: '' is not a path");
-			db_opt = optarg;
-			break;
-		case 'h':
-			fputs(help, stdout);
-			return AL_EXIT_OK;
-		case ':':
-			return cli_usage_error("show", "option %s: needs a value", argv[optind - 1]);
 		default:
-			return cli_usage_error("show", "unknown option '%s'", argv[optind - 1]);
+			rc = cli_store_opt("show", opt, help, argv, &db_opt);
+			if (rc != CLI_OPT_NEXT)
+				return rc;
+			break;
 		}
 	}
 	ret = cli_store_fetch_arg("show", db_opt, argc, argv, optind, &text, &db, &id, path,
