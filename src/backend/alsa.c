@@ -62,12 +62,14 @@ struct alsa {
 	int64_t last_ok_ns;       /* last write that found the stream running */
 	int64_t empty_ns;         /* when the audio queued then runs out (capture: the buffer fills) */
 	int64_t next_due_ns;      /* when the next period is due by that account */
-	struct al_grid grid;      /* the period grid fitted to the wake-ups (pcmtime.h) */
+	int64_t play_frames;      /* written since the stream (re)started */
+	int64_t cap_frames;       /* read since the stream (re)started */
+	struct al_grid grid;      /* the device's frame clock fitted to the wake-ups (pcmtime.h) */
 
 	/* for info() */
 	uint64_t stamp_seen[4];   /* status stamps by enum al_stamp_base */
 	uint64_t bound_stamp, bound_grid, bound_account; /* how boundaries were found */
-	uint64_t xrun_stamped, xrun_fallback;
+	uint64_t xrun_stamped, xrun_fallback, xrun_account;
 	const char *xrun_reject;
 	char device[128];
 	char detail[200];
@@ -503,6 +505,7 @@ put_frames(struct alsa *a, snd_pcm_uframes_t frames)
 			if (n < 0)
 				return (int)n;
 			frames -= (snd_pcm_uframes_t)n;
+			a->play_frames += n;
 		}
 		return 0;
 	}
@@ -524,6 +527,7 @@ put_frames(struct alsa *a, snd_pcm_uframes_t frames)
 		if (n < 0)
 			return (int)n;
 		frames -= (snd_pcm_uframes_t)n;
+		a->play_frames += n;
 	}
 	return 0;
 }
@@ -543,6 +547,7 @@ take_frames(struct alsa *a, snd_pcm_uframes_t frames)
 			if (n < 0)
 				return (int)n;
 			frames -= (snd_pcm_uframes_t)n;
+			a->cap_frames += n;
 		}
 		return 0;
 	}
@@ -558,6 +563,7 @@ take_frames(struct alsa *a, snd_pcm_uframes_t frames)
 		n = snd_pcm_mmap_commit(a->cap, offset, size);
 		if (n < 0)
 			return (int)n;
+		a->cap_frames += n;
 		frames -= (snd_pcm_uframes_t)n;
 	}
 	return 0;
@@ -569,6 +575,8 @@ start_stream(struct alsa *a)
 {
 	int rc;
 
+	a->play_frames = a->cap_frames = 0;
+	al_grid_start(&a->grid, a->rate_hz);
 	if (a->play) {
 		rc = put_frames(a, a->buffer_frames);
 		if (rc < 0)
@@ -671,11 +679,18 @@ alsa_wait(void *priv, struct al_wake *w)
 		w->boundary_ns = stamp_ns - frames_ns(a, avail - (snd_pcm_sframes_t)a->period_frames);
 		if (w->boundary_ns < w->wake_ns) {
 			a->bound_stamp++;
-			a->grid.last_due_ns = w->boundary_ns;
 			return 0;
 		}
-		/* the pointer is no newer than our wake-up: the grid */
-		w->boundary_ns = al_grid_boundary(&a->grid, a->period_ns, a->next_due_ns, w->wake_ns);
+		/*
+		 * The pointer is no newer than our wake-up (ioplug stamps the
+		 * call): when the device's frame clock freed the oldest free
+		 * period, by the grid.
+		 */
+		w->boundary_ns = al_grid_boundary(&a->grid,
+						  a->play ? a->play_frames - (int64_t)a->buffer_frames +
+								    (int64_t)a->period_frames
+							  : a->cap_frames + (int64_t)a->period_frames,
+						  w->wake_ns);
 		a->bound_grid++;
 		return 0;
 	}
@@ -812,6 +827,24 @@ alsa_write(void *priv, int64_t now_ns, struct al_write_info *wi)
 		return (int)avail;
 	queued = a->buffer_frames - (snd_pcm_uframes_t)avail;
 	wi->margin_ns = frames_ns(a, (int64_t)queued);
+	if (!queued && now_ns - a->empty_ns > a->period_ns) {
+		/*
+		 * Drained and dry since empty_ns, yet no xrun reported: a PCM
+		 * that plays silence instead (alsa-lib's ioplug: plug:jack,
+		 * pulse, pipewire) or a driver that noticed nothing. Our
+		 * account says how long: from when the audio queued at the
+		 * last write ran out until now (less up to a period: the
+		 * pointer moves in the device's steps).
+		 */
+		wi->xrun_start_ns = a->empty_ns;
+		wi->xrun_ns = now_ns - a->empty_ns;
+		wi->lost_periods = (wi->xrun_ns + a->period_ns - 1) / a->period_ns;
+		wi->xrun_source = AL_XRUN_ACCOUNT;
+		wi->margin_ns = 0;
+		a->xrun_account++;
+		/* the device resumes where our write puts it: a new frame clock */
+		al_grid_start(&a->grid, a->rate_hz);
+	}
 	n = (snd_pcm_uframes_t)avail - (snd_pcm_uframes_t)avail % a->period_frames;
 	rc = put_frames(a, n);
 	if (is_xrun(rc))
@@ -858,6 +891,30 @@ alsa_info(void *priv, struct al_backend_info *out)
 	out->xrun_fallback = a->xrun_fallback;
 	snprintf(out->xrun_reject, sizeof(out->xrun_reject), "%s",
 		 a->xrun_reject ? a->xrun_reject : "");
+	out->bound_total = a->bound_stamp + a->bound_grid + a->bound_account;
+	out->bound_estimated = a->bound_grid + a->bound_account;
+	if (a->bound_grid)
+		snprintf(out->bound_note, sizeof(out->bound_note),
+			 "the device stamps only the call: a frame clock fitted to the wake-ups, "
+			 "drift %+.1f ppm", a->grid.drift * 1e6);
+	else if (a->bound_account)
+		snprintf(out->bound_note, sizeof(out->bound_note),
+			 "no usable stamp: our account of the pointers");
+	if (a->bound_grid)
+		snprintf(out->negative_note, sizeof(out->negative_note),
+			 "the frame clock, fitted to the earliest wake-ups as the run goes, ran "
+			 "late of a wake-up");
+	else
+		snprintf(out->negative_note, sizeof(out->negative_note),
+			 "the device's stamp came after our clock read (a stamp on the period "
+			 "interrupt's clock)");
+	if (a->xrun_account) {
+		size_t len = strlen(out->detail);
+
+		snprintf(out->detail + len, sizeof(out->detail) - len,
+			 "; %llu xrun(s) from our account (the PCM reported none)",
+			 (unsigned long long)a->xrun_account);
+	}
 }
 
 /* The hint's text on one line: "Default Audio Device\nfoo" -> "Default Audio Device, foo". */

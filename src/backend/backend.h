@@ -26,6 +26,14 @@ struct al_write_info {
 	int64_t xrun_start_ns; /* absolute start of a starvation before this write, 0: none */
 	int64_t xrun_ns;       /* how long the card was starved */
 	int64_t lost_periods;  /* periods the card could not play */
+	enum al_xrun_source xrun_source; /* who said so */
+	/*
+	 * Callback backends: the period boundaries before this one that
+	 * passed with no callback of ours (the server's cycle counter says
+	 * how many). The run driver charges them to this wake-up. Wait/write
+	 * backends leave it 0: the driver counts what passed during the work.
+	 */
+	int64_t missed_before;
 };
 
 /*

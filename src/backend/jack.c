@@ -7,9 +7,16 @@
  * perfect until an xrun, so wall-clock times are measured), the wake-up at
  * callback entry, the run driver's busy work, silence (or a sine) on the
  * output ports, the time left until the next cycle (margin), JACK's DSP
- * load. Xruns come from the xrun callback, their length from
- * jack_get_xrun_delayed_usecs() validated (pcmtime.h). The server going
- * away ends the run through the shutdown callback.
+ * load. The server's frame counter says how many cycles ran without us
+ * (a stall): they are missed periods charged to the cycle that finally
+ * ran us, and one xrun event from the first cycle not served until we ran
+ * again, measured on our clock. The server's xrun notifications for the
+ * stall (jackd2 queues them and delivers them in a burst after it) merge
+ * into that event; a notification for a cycle we did not miss (another
+ * client, or the driver, was late) is an event of its own. The server's
+ * jack_get_xrun_delayed_usecs() is its driver's last delay, never reset:
+ * not used. The server going away ends the run through the shutdown
+ * callback.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -27,7 +34,6 @@
 
 #include "core/clock.h"
 #include "jack.h"
-#include "pcmtime.h"
 
 #define PORTS_MAX 2
 #define TONE_AMPLITUDE 0.25f /* -12 dBFS */
@@ -50,19 +56,26 @@ struct jk {
 	int64_t period_ns;
 	float phase, phase_inc;
 
-	/* xruns: counted by the xrun callback, turned into events by the next cycle */
+	/* xrun notifications: counted by the xrun callback, read by the next cycle */
 	atomic_uint xruns;
-	_Atomic double xrun_delay_us; /* jack_get_xrun_delayed_usecs() of the last one */
-	_Atomic int64_t xrun_at_ns;   /* when its callback ran */
-	unsigned int xruns_seen;      /* process thread only */
-	int64_t prev_boundary_ns;     /* process thread only */
+	_Atomic int64_t xrun_at_ns;   /* when the last one was delivered */
+	/* process thread only */
+	unsigned int xruns_seen;
+	bool have_prev;
+	jack_nframes_t prev_frames;   /* the server's frame counter at our previous cycle */
+	int64_t prev_boundary_ns;
+	int64_t stall_start_ns;       /* the last stall: first cycle not served */
+	int64_t stall_end_ns;         /* ... until we ran again */
+	unsigned int pending;         /* notifications not yet placed */
+	int64_t pending_at_ns;        /* when the first of them came */
+	unsigned int pending_cycles;  /* our cycles since */
+	uint64_t stalls, merged, server_xruns;
 
 	/* DSP load, process thread only */
 	double load_sum, load_max;
 	uint64_t load_n;
 
-	uint64_t xrun_stamped, xrun_fallback;
-	const char *xrun_reject;
+	uint64_t bound_read, bound_guessed;
 	char server[128];
 	char detail[200];
 	char clock[96];
@@ -118,18 +131,93 @@ raw_now_ns(void)
 	return (int64_t)ts.tv_sec * AL_NS_PER_SEC + ts.tv_nsec;
 }
 
+/*
+ * jackd2 queues its xrun notifications and delivers them in a burst when
+ * the client runs again, before or after our first cycle: those within
+ * this long of a stall belong to it. A notification waits this many of our
+ * cycles for the stall it may belong to before it is an event of its own.
+ */
+#define XRUN_MERGE_NS (100 * AL_NS_PER_MS)
+#define XRUN_PENDING_CYCLES 3
+
+/*
+ * Hot path: what the cycle counter and the notifications say about
+ * xruns. cycles is how many periods the counter moved since our previous
+ * cycle (1: none missed).
+ */
+static void
+cycle_xruns(struct jk *j, uint64_t cycles, int64_t boundary_ns, int64_t wake_ns,
+	    struct al_write_info *wi)
+{
+	unsigned int xr = atomic_load_explicit(&j->xruns, memory_order_acquire);
+	int64_t at_ns = atomic_load_explicit(&j->xrun_at_ns, memory_order_relaxed);
+
+	if (xr != j->xruns_seen) {
+		/* new notifications: they wait for a stall to belong to */
+		if (!j->pending)
+			j->pending_at_ns = at_ns;
+		j->pending += xr - j->xruns_seen;
+		j->xruns_seen = xr;
+	}
+	if (cycles > 1) {
+		/* a stall: the server ran cycles - 1 cycles without us */
+		int64_t start_ns = j->prev_boundary_ns + j->period_ns;
+
+		wi->missed_before = (int64_t)(cycles - 1);
+		wi->xrun_start_ns = start_ns < wake_ns ? start_ns : wake_ns;
+		wi->xrun_ns = wake_ns - wi->xrun_start_ns;
+		wi->lost_periods = wi->missed_before;
+		wi->xrun_source = AL_XRUN_COUNTER;
+		j->stall_start_ns = wi->xrun_start_ns;
+		j->stall_end_ns = wake_ns;
+		j->stalls++;
+		/* what the server said about it, before our cycle came */
+		if (j->pending && j->pending_at_ns >= j->stall_start_ns) {
+			j->merged += j->pending;
+			j->pending = 0;
+		}
+		return;
+	}
+	if (!j->pending)
+		return;
+	if (j->stall_end_ns && j->pending_at_ns >= j->stall_start_ns &&
+	    j->pending_at_ns - j->stall_end_ns <= XRUN_MERGE_NS) {
+		/* the server's notifications for the stall we already counted */
+		j->merged += j->pending;
+		j->pending = 0;
+		return;
+	}
+	if (++j->pending_cycles < XRUN_PENDING_CYCLES)
+		return;
+	/*
+	 * The server says a cycle failed, but its counter says we ran every
+	 * one: the graph or the driver was late. One event for these
+	 * notifications, lasting as long as a cycle came late.
+	 */
+	j->server_xruns++;
+	wi->xrun_start_ns = j->pending_at_ns > 0 && j->pending_at_ns < wake_ns ? j->pending_at_ns
+									       : wake_ns;
+	wi->xrun_ns = j->have_prev && boundary_ns - j->prev_boundary_ns > j->period_ns
+			      ? boundary_ns - j->prev_boundary_ns - j->period_ns
+			      : 0;
+	wi->lost_periods = 0;
+	wi->xrun_source = AL_XRUN_SERVER;
+	j->pending = 0;
+	j->pending_cycles = 0;
+}
+
 /* Hot path: one JACK cycle. */
 static int
 jk_process(jack_nframes_t nframes, void *arg)
 {
 	struct jk *j = arg;
-	int64_t wake_ns = al_clock_now_ns(), next_ns, t0_ns, t1_ns;
+	int64_t wake_ns = al_clock_now_ns(), next_ns, t0_ns, t1_ns, off_ns;
 	jack_nframes_t cur_frames;
 	jack_time_t cur_us, next_us;
 	struct al_write_info wi = { 0 };
 	struct al_wake w;
+	uint64_t cycles = 1;
 	float period_us, load;
-	unsigned int xr;
 	int i;
 
 	if (!atomic_load_explicit(&j->armed, memory_order_acquire)) {
@@ -138,15 +226,29 @@ jk_process(jack_nframes_t nframes, void *arg)
 		return 0;
 	}
 	w.wake_ns = wake_ns;
+	off_ns = j->offset_ns;
+	if (j->clock_raw) {
+		/* RAW onto MONOTONIC, read between two of ours: error (m2 - wake) / 2 */
+		int64_t raw_ns = raw_now_ns(), m2_ns = al_clock_now_ns();
+
+		off_ns = wake_ns + (m2_ns - wake_ns) / 2 - raw_ns;
+	}
 	if (jack_get_cycle_times(j->client, &cur_frames, &cur_us, &next_us, &period_us) == 0 &&
 	    cur_us) {
-		int64_t off_ns = j->clock_raw ? wake_ns - raw_now_ns() : j->offset_ns;
-
 		w.boundary_ns = (int64_t)cur_us * AL_NS_PER_US + off_ns;
 		next_ns = (int64_t)next_us * AL_NS_PER_US + off_ns;
+		if (j->have_prev && j->period_frames > 0)
+			cycles = (uint64_t)(jack_nframes_t)(cur_frames - j->prev_frames) /
+				 (uint64_t)j->period_frames;
+		if (cycles < 1)
+			cycles = 1;
+		j->prev_frames = cur_frames;
+		j->bound_read++;
 	} else {
+		/* no cycle times: the wake-up is all we know (latency 0, not measured) */
 		w.boundary_ns = wake_ns;
 		next_ns = wake_ns + j->period_ns;
+		j->bound_guessed++;
 	}
 	t1_ns = j->h->work(j->h->ctx, &t0_ns);
 
@@ -172,32 +274,7 @@ jk_process(jack_nframes_t nframes, void *arg)
 	}
 	/* the time left until the next cycle needs our output */
 	wi.margin_ns = next_ns - al_clock_now_ns();
-
-	xr = atomic_load_explicit(&j->xruns, memory_order_acquire);
-	if (xr != j->xruns_seen) {
-		struct al_xrun_duration d;
-		int64_t gap_ns = j->prev_boundary_ns ? w.boundary_ns - j->prev_boundary_ns - j->period_ns
-						     : 0;
-		int64_t at_ns = atomic_load_explicit(&j->xrun_at_ns, memory_order_relaxed);
-
-		/* one event per cycle, so none is lost when several came at once */
-		j->xruns_seen++;
-		al_jack_xrun_duration(atomic_load_explicit(&j->xrun_delay_us, memory_order_relaxed),
-				      gap_ns, j->period_ns, &d);
-		if (d.from_stamps) {
-			j->xrun_stamped++;
-		} else {
-			j->xrun_fallback++;
-			j->xrun_reject = d.reject;
-		}
-		wi.xrun_start_ns = (at_ns ? at_ns : wake_ns) - d.duration_ns;
-		if (j->prev_boundary_ns && wi.xrun_start_ns < j->prev_boundary_ns)
-			wi.xrun_start_ns = j->prev_boundary_ns;
-		if (wi.xrun_start_ns <= 0)
-			wi.xrun_start_ns = wake_ns;
-		wi.xrun_ns = d.duration_ns;
-		wi.lost_periods = d.lost_periods;
-	}
+	cycle_xruns(j, cycles, w.boundary_ns, wake_ns, &wi);
 	load = jack_cpu_load(j->client);
 	if (isfinite(load) && load >= 0) {
 		j->load_sum += load;
@@ -206,18 +283,17 @@ jk_process(jack_nframes_t nframes, void *arg)
 		j->load_n++;
 	}
 	j->prev_boundary_ns = w.boundary_ns;
+	j->have_prev = true;
 	j->h->record(j->h->ctx, &w, t0_ns, t1_ns, &wi);
 	return 0;
 }
 
-/* JACK's notification thread: count, keep the delay; the next cycle reports it. */
+/* JACK's notification thread: count, keep the time; the next cycle reports it. */
 static int
 jk_xrun(void *arg)
 {
 	struct jk *j = arg;
 
-	atomic_store_explicit(&j->xrun_delay_us, (double)jack_get_xrun_delayed_usecs(j->client),
-			      memory_order_relaxed);
 	atomic_store_explicit(&j->xrun_at_ns, al_clock_now_ns(), memory_order_relaxed);
 	atomic_fetch_add_explicit(&j->xruns, 1, memory_order_release);
 	return 0;
@@ -464,10 +540,22 @@ jk_info(void *priv, struct al_backend_info *out)
 		out->dsp_load_mean_pct = j->load_sum / (double)j->load_n;
 		out->dsp_load_max_pct = j->load_max;
 	}
-	out->xrun_stamped = j->xrun_stamped;
-	out->xrun_fallback = j->xrun_fallback;
-	snprintf(out->xrun_reject, sizeof(out->xrun_reject), "%s",
-		 j->xrun_reject ? j->xrun_reject : "");
+	out->bound_total = j->bound_read + j->bound_guessed;
+	out->bound_estimated = j->bound_guessed;
+	if (j->bound_guessed)
+		snprintf(out->bound_note, sizeof(out->bound_note),
+			 "jack_get_cycle_times() failed: the wake-up stands for the cycle start");
+	snprintf(out->negative_note, sizeof(out->negative_note),
+		 "the cycle start is jack_get_time() in whole microseconds, mapped onto "
+		 "CLOCK_MONOTONIC: up to 1 us late");
+	if (j->stalls || j->merged || j->server_xruns) {
+		size_t len = strlen(out->detail);
+
+		snprintf(out->detail + len, sizeof(out->detail) - len,
+			 "; xruns: %llu stalls (%llu server notifications merged), %llu from the "
+			 "server alone", (unsigned long long)j->stalls,
+			 (unsigned long long)j->merged, (unsigned long long)j->server_xruns);
+	}
 }
 
 /* One server: itself, then its ports. 0, or -ENODEV when it does not answer. */

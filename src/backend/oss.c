@@ -83,11 +83,13 @@ struct oss {
 	int64_t last_ok_ns;       /* the last reading that found audio queued */
 	int64_t empty_ns;         /* when the audio queued then runs out */
 	int64_t next_due_ns;      /* when the next fragment comes free by that reading */
+	int64_t written_bytes;    /* since the stream (re)started */
 
 	/* an underrun the wait found, reported by the next write */
 	int64_t xrun_start_ns;
 	int64_t xrun_ns;
 	int64_t xrun_lost;
+	enum al_xrun_source xrun_src;
 
 	/* for info() */
 	struct al_grid grid;      /* boundaries when the pointer says nothing newer */
@@ -293,6 +295,7 @@ put(struct oss *o, int n)
 		if (w == 0)
 			return -EIO;
 		n -= (int)w;
+		o->written_bytes += w;
 	}
 	return 0;
 }
@@ -328,6 +331,7 @@ xrun(struct oss *o, int64_t start_ns, int64_t dur_ns)
 	o->xrun_lost = (o->xrun_ns + o->period_ns - 1) / o->period_ns;
 	if (o->xrun_lost < 1)
 		o->xrun_lost = 1;
+	o->xrun_src = AL_XRUN_ACCOUNT;
 }
 
 static int
@@ -338,6 +342,8 @@ oss_start(void *priv, int64_t *start_ns)
 	int avail, rc;
 
 	/* the first write starts the stream; fill the buffer */
+	o->written_bytes = 0;
+	al_grid_start(&o->grid, o->rate_hz);
 	rc = put(o, o->buffer_bytes);
 	if (!rc)
 		rc = free_bytes(o, &avail, &at_ns);
@@ -385,8 +391,10 @@ oss_wait(void *priv, struct al_wake *w)
 			xrun(o, o->empty_ns, gap_ns);
 			o->xrun_account++;
 			w->boundary_ns = o->next_due_ns < w->wake_ns ? o->next_due_ns : w->wake_ns;
-			o->grid.last_due_ns = w->boundary_ns;
 			o->bound_account++;
+			/* the driver restarted the stream with our fragment: a new frame clock */
+			o->written_bytes = o->buffer_bytes - avail;
+			al_grid_start(&o->grid, o->rate_hz);
 			return 0;
 		}
 	}
@@ -399,22 +407,33 @@ oss_wait(void *priv, struct al_wake *w)
 		w->boundary_ns = o->next_due_ns;
 		o->bound_account++;
 	} else {
-		/* neither reading is older than the wake-up: a pointer that moves at interrupts */
-		w->boundary_ns = al_grid_boundary(&o->grid, o->period_ns, o->next_due_ns, w->wake_ns);
+		/*
+		 * Neither reading is older than the wake-up (a pointer that
+		 * moves at interrupts): when the device's frame clock freed
+		 * our fragment's space, by the grid.
+		 */
+		w->boundary_ns = al_grid_boundary(&o->grid,
+						  (o->written_bytes - o->buffer_bytes) / o->frame_bytes,
+						  w->wake_ns);
 		o->bound_grid++;
-		return 0;
 	}
-	o->grid.last_due_ns = w->boundary_ns;
 	return 0;
 }
 
-/* Hot path: an underrun the driver reported, from empty_ns (when the audio ran out) to at_ns. */
+/*
+ * Hot path: an underrun seen at the write (src: a drained buffer by our
+ * account, or the driver's GETERROR), from empty_ns (when the audio ran
+ * out) to at_ns.
+ */
 static void
-driver_xrun(struct oss *o, int64_t empty_ns, int64_t at_ns, struct al_write_info *wi)
+driver_xrun(struct oss *o, int64_t empty_ns, int64_t at_ns, enum al_xrun_source src,
+	    struct al_write_info *wi)
 {
 	int64_t start_ns = empty_ns < at_ns ? empty_ns : at_ns;
 
 	xrun(o, start_ns, at_ns - start_ns);
+	al_grid_start(&o->grid, o->rate_hz);
+	wi->xrun_source = src;
 	wi->xrun_start_ns = o->xrun_start_ns;
 	wi->xrun_ns = o->xrun_ns;
 	wi->lost_periods = o->xrun_lost;
@@ -431,6 +450,7 @@ oss_write(void *priv, int64_t now_ns, struct al_write_info *wi)
 	int avail, n, rc;
 
 	(void)now_ns;
+	wi->xrun_source = o->xrun_src;
 	wi->xrun_start_ns = o->xrun_start_ns;
 	wi->xrun_ns = o->xrun_ns;
 	wi->lost_periods = o->xrun_lost;
@@ -447,7 +467,7 @@ oss_write(void *priv, int64_t now_ns, struct al_write_info *wi)
 		 * The wait's fragment, written since the account, played
 		 * on for a period after the account's empty_ns
 		 */
-		driver_xrun(o, o->empty_ns + o->period_ns, at_ns, wi);
+		driver_xrun(o, o->empty_ns + o->period_ns, at_ns, AL_XRUN_ACCOUNT, wi);
 		o->xrun_state++;
 	}
 	/* OSS 4 clears its counters at every call: what it says is new since the last one */
@@ -457,7 +477,7 @@ oss_write(void *priv, int64_t now_ns, struct al_write_info *wi)
 			 * the driver saw one our account missed (in the wait,
 			 * before its fragment): it ended by now
 			 */
-			driver_xrun(o, o->empty_ns, at_ns, wi);
+			driver_xrun(o, o->empty_ns, at_ns, AL_XRUN_DEVICE, wi);
 			o->xrun_geterror++;
 		}
 	}
@@ -495,6 +515,13 @@ oss_info(void *priv, struct al_backend_info *out)
 		snprintf(out->clock, sizeof(out->clock), "no device stamps (OSS); boundaries: %llu "
 			 "fill level, %llu account, %llu grid", (unsigned long long)o->bound_fill,
 			 (unsigned long long)o->bound_account, (unsigned long long)o->bound_grid);
+	out->bound_total = o->bound_fill + o->bound_account + o->bound_grid;
+	out->bound_estimated = out->bound_total;
+	snprintf(out->bound_note, sizeof(out->bound_note),
+		 "OSS has no stamps: the fill level (a lower bound), our account, or a frame clock "
+		 "fitted to the wake-ups");
+	snprintf(out->negative_note, sizeof(out->negative_note),
+		 "a fill level read after the wake-up (the pointer had moved on)");
 	out->xrun_fallback = o->xrun_account + o->xrun_state + o->xrun_geterror;
 	if (out->xrun_fallback)
 		snprintf(out->xrun_reject, sizeof(out->xrun_reject), "no stamps (OSS): %llu from the "

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "pcmtime.h"
 
@@ -115,49 +117,110 @@ al_xrun_duration(const struct al_xrun_stamps *s, struct al_xrun_duration *out)
 }
 
 void
-al_jack_xrun_duration(double delayed_us, int64_t gap_ns, int64_t period_ns,
-		      struct al_xrun_duration *out)
+al_grid_start(struct al_grid *g, int64_t rate_hz)
 {
-	out->start_ns = 0;
-	out->reject = NULL;
-	if (!isfinite(delayed_us))
-		out->reject = "delay not a number";
-	else if (delayed_us <= 0)
-		out->reject = "zero or negative delay";
-	else if (delayed_us * 1000.0 >= (double)AL_XRUN_MAX_NS)
-		out->reject = "delay over an hour";
-	out->from_stamps = !out->reject;
-	if (out->from_stamps) {
-		out->duration_ns = (int64_t)llround(delayed_us * 1000.0);
-		if (out->duration_ns <= 0)
-			out->duration_ns = 1;
-	} else {
-		out->duration_ns = gap_ns > 0 && gap_ns < AL_XRUN_MAX_NS ? gap_ns : period_ns;
+	double drift = g->rate_hz == rate_hz ? g->drift : 0;
+
+	memset(g, 0, sizeof(*g));
+	g->rate_hz = rate_hz;
+	g->drift = drift;
+}
+
+/* ns per frame on our clock */
+static double
+frame_ns(const struct al_grid *g)
+{
+	return 1e9 / (double)g->rate_hz * (1.0 + g->drift);
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* A block closed: the drift from the blocks' slopes, the offset from their lower envelope. */
+static void
+fit(struct al_grid *g)
+{
+	double slopes[AL_GRID_BLOCKS / 2], nominal = 1e9 / (double)g->rate_hz, best;
+	int n = g->n_blocks, half = n / 2, m = 0, i;
+
+	/* blocks in time order: the oldest is next_block when the ring is full */
+	const struct al_grid_point *b = g->blocks;
+	int first = n < AL_GRID_BLOCKS ? 0 : g->next_block;
+
+	/* slopes over less than a second are more noise than drift */
+	if ((int64_t)half * AL_GRID_BLOCK_NS >= AL_GRID_MIN_SPAN_NS) {
+		for (i = 0; i + half < n; i++) {
+			const struct al_grid_point *p = &b[(first + i) % AL_GRID_BLOCKS];
+			const struct al_grid_point *q = &b[(first + i + half) % AL_GRID_BLOCKS];
+
+			if (q->frame > p->frame)
+				slopes[m++] = (q->resid_ns - p->resid_ns) / (double)(q->frame - p->frame);
+		}
+		if (m) {
+			qsort(slopes, (size_t)m, sizeof(slopes[0]), cmp_double);
+			g->drift = (m % 2 ? slopes[m / 2] : (slopes[m / 2 - 1] + slopes[m / 2]) / 2) /
+				   nominal;
+			if (g->drift > AL_GRID_MAX_DRIFT)
+				g->drift = AL_GRID_MAX_DRIFT;
+			if (g->drift < -AL_GRID_MAX_DRIFT)
+				g->drift = -AL_GRID_MAX_DRIFT;
+		}
 	}
-	out->lost_periods = lost_periods(out->duration_ns, period_ns);
+	/* the lower envelope under that slope: residuals are against the nominal line */
+	best = INFINITY;
+	for (i = 0; i < n; i++) {
+		const struct al_grid_point *p = &b[i];
+		double v = p->resid_ns - g->drift * nominal * (double)p->frame;
+
+		if (v < best)
+			best = v;
+	}
+	g->offset_ns = best;
+	g->fitted = true;
 }
 
 int64_t
-al_grid_boundary(struct al_grid *g, int64_t period_ns, int64_t next_due_ns, int64_t wake_ns)
+al_grid_boundary(struct al_grid *g, int64_t frame, int64_t wake_ns)
 {
-	int64_t ref_ns, due_ns, k, creep_ns = period_ns / 2000 + 1;
+	double nominal, resid, t;
+	struct al_grid_point pt;
 
-	if (!g->grid_ns || period_ns <= 0) {
-		g->grid_ns = g->last_due_ns = wake_ns;
+	if (g->rate_hz <= 0)
 		return wake_ns;
+	if (!g->started) {
+		g->started = true;
+		g->f0 = frame;
+		g->t0_ns = wake_ns;
+		g->block_start_ns = wake_ns;
 	}
-	ref_ns = next_due_ns < wake_ns ? next_due_ns : wake_ns;
-	k = (ref_ns - g->grid_ns) / period_ns;
-	if (ref_ns < g->grid_ns && (ref_ns - g->grid_ns) % period_ns)
-		k--;
-	due_ns = g->grid_ns + k * period_ns;
-	if (due_ns <= g->last_due_ns + period_ns / 2) {
-		/* that boundary woke the previous period: the grid runs late */
-		due_ns = wake_ns;
-		g->grid_ns = wake_ns;
-	} else {
-		g->grid_ns = due_ns + (wake_ns - due_ns < creep_ns ? wake_ns - due_ns : creep_ns);
+	nominal = 1e9 / (double)g->rate_hz;
+	pt.frame = frame - g->f0;
+	pt.resid_ns = (double)(wake_ns - g->t0_ns) - nominal * (double)pt.frame;
+	/* this wake-up's boundary by the fit so far */
+	if (!g->fitted && (!g->block_any || pt.resid_ns - g->drift * nominal * (double)pt.frame <
+						   g->offset_ns))
+		g->offset_ns = pt.resid_ns - g->drift * nominal * (double)pt.frame;
+	t = (double)g->t0_ns + g->offset_ns + frame_ns(g) * (double)pt.frame;
+	/* the block's earliest wake-up (against the nominal line), for the next fit */
+	resid = pt.resid_ns - g->drift * nominal * (double)pt.frame;
+	if (!g->block_any ||
+	    resid < g->block_min.resid_ns - g->drift * nominal * (double)g->block_min.frame) {
+		g->block_min = pt;
+		g->block_any = true;
 	}
-	g->last_due_ns = due_ns;
-	return due_ns;
+	if (wake_ns - g->block_start_ns >= AL_GRID_BLOCK_NS) {
+		g->blocks[g->next_block] = g->block_min;
+		g->next_block = (g->next_block + 1) % AL_GRID_BLOCKS;
+		if (g->n_blocks < AL_GRID_BLOCKS)
+			g->n_blocks++;
+		g->block_any = false;
+		g->block_start_ns = wake_ns;
+		fit(g);
+	}
+	return (int64_t)llround(t);
 }

@@ -73,34 +73,60 @@ struct al_xrun_duration {
 void al_xrun_duration(const struct al_xrun_stamps *s, struct al_xrun_duration *out);
 
 /*
- * A JACK xrun: jack_get_xrun_delayed_usecs() validated (finite, above zero,
- * below AL_XRUN_MAX_NS); otherwise the cycle gap: how much longer than one
- * period the time between the previous and this cycle start was (gap_ns),
- * or one period when the cycles kept time (a client that did not finish
- * loses one period).
+ * The period grid, for boundaries the device does not stamp (alsa-lib's
+ * ioplug plugins such as pcm_jack stamp the status call; an OSS driver's
+ * pointer moves only at interrupts). The device's clock is a line through
+ * its frame positions: frame f was consumed at T(f) = t0 + f * tau. A
+ * wake-up that found frame f consumed came at or after T(f), so the line
+ * is the lower envelope of the wake-ups, fitted over long windows:
+ *  - tau starts at the nominal rate; the drift against CLOCK_MONOTONIC is
+ *    the median slope between blocks AL_GRID_BLOCKS / 2 apart (a block is
+ *    a quarter second, its point its earliest wake-up; the window holds
+ *    the last 32 s; the drift is taken once blocks a second apart exist,
+ *    after 2 s): a lateness that lasts less than a quarter of the window
+ *    hardly moves it;
+ *  - t0 is the earliest block point under that slope. During the first
+ *    block (the first quarter second, none closed yet) it is the earliest
+ *    wake-up so far; afterwards, never pulled by later wake-ups: a
+ *    sustained lateness reads as lateness, not as a new grid.
+ * A stream restart (an xrun, the account's starvation) starts a new line
+ * with the drift kept. Pure arithmetic, constant memory and time per call.
  */
-void al_jack_xrun_duration(double delayed_us, int64_t gap_ns, int64_t period_ns,
-			   struct al_xrun_duration *out);
+#define AL_GRID_BLOCKS 128
+#define AL_GRID_BLOCK_NS (250 * 1000 * 1000LL)
+#define AL_GRID_MAX_DRIFT 0.001 /* a clock this far off the nominal rate is not believed */
+#define AL_GRID_MIN_SPAN_NS (1000 * 1000 * 1000LL) /* blocks this far apart give the drift */
 
-/*
- * A period boundary when the device's pointer says nothing newer than our
- * wake-up (alsa-lib's ioplug plugins such as pcm_jack stamp the status
- * call; an OSS driver whose pointer moves only at interrupts): the latest
- * point, not after the period our own account says is due (next_due_ns),
- * of a period grid that follows the earliest wake-ups. The grid creeps
- * later by at most 1/2000 of a period per period, for clock drift, and
- * snaps back to a wake-up that comes before it; a boundary that woke the
- * previous period already moves the grid to this wake-up. Wake latency
- * then counts from the earliest wake-ups. Zero the struct to start;
- * last_due_ns is the boundary given to the previous period (set it when a
- * boundary came from elsewhere).
- */
-struct al_grid {
-	int64_t grid_ns;          /* a boundary of the grid, 0: none yet */
-	int64_t last_due_ns;
+struct al_grid_point {
+	int64_t frame;     /* relative to the line's first frame */
+	double resid_ns;   /* wake-up - the nominal line there */
 };
 
-int64_t al_grid_boundary(struct al_grid *g, int64_t period_ns, int64_t next_due_ns,
-			 int64_t wake_ns);
+struct al_grid {
+	int64_t rate_hz;
+	bool started;
+	int64_t f0;               /* the first frame of this line */
+	int64_t t0_ns;            /* the first wake-up of this line: the nominal line starts here */
+	double drift;             /* relative rate error against CLOCK_MONOTONIC (0: nominal) */
+	double offset_ns;         /* the fitted line minus the nominal one at f0 */
+	bool fitted;              /* a block closed: offset_ns is the fit's */
+	int64_t block_start_ns;
+	struct al_grid_point block_min; /* the current block's earliest wake-up */
+	bool block_any;
+	struct al_grid_point blocks[AL_GRID_BLOCKS]; /* ring of closed blocks */
+	int n_blocks, next_block;
+};
+
+/* Start (or restart after an xrun) the grid of a rate_hz stream; the drift is kept. */
+void al_grid_start(struct al_grid *g, int64_t rate_hz);
+
+/*
+ * The boundary of the period that became free when the device had
+ * consumed frame (a count since the stream started; any origin that only
+ * grows), for a wake-up at wake_ns: T(frame) by the fit, which this
+ * wake-up then refines. May lie after wake_ns when the fit is off (a
+ * negative wake latency).
+ */
+int64_t al_grid_boundary(struct al_grid *g, int64_t frame, int64_t wake_ns);
 
 #endif

@@ -47,6 +47,7 @@ al_simcard_write(struct al_simcard *c, int64_t now_ns, struct al_write_info *wi)
 		int64_t starved_frames = al_ns_to_frames(now_ns - empty_ns, c->rate_hz);
 
 		wi->xrun_start_ns = empty_ns;
+		wi->xrun_source = AL_XRUN_SIM;
 		wi->xrun_ns = now_ns - empty_ns;
 		wi->lost_periods = (starved_frames + c->period_frames) / c->period_frames;
 		wi->margin_ns = 0;

@@ -47,7 +47,7 @@ static const char help[] =
     "worse or not significantly different: a 95 % confidence interval for each\n"
     "difference (docs/compare.md explains the method and its limits).\n"
     "\n"
-    "  BASELINE, RESULT     an audiolat.run/1 JSON file (- = stdin), or the id of a\n"
+    "  BASELINE, RESULT     an audiolat.run/2 (or /1) JSON file (- = stdin), or the id of a\n"
     "                       result in the results database\n"
     "      --json FILE|-    write the audiolat.compare/1 document (- = stdout, and\n"
     "                       then no text)\n"
@@ -169,7 +169,7 @@ cmd_compare(int argc, char **argv)
 		cli_printable(sources[i], name, sizeof(name));
 		cli_printable(al_doc_str(docs[i], "schema", "?"), schema, sizeof(schema));
 		rc = cli_cmd_error(AL_EXIT_RUNTIME, "compare",
-				   "%s: schema %s: compare takes audiolat.run/1 results, or "
+				   "%s: schema %s: compare takes audiolat.run results, or "
 				   "audiolat.midi/1 results of midi record/analyze (not mixed)", name,
 				   schema);
 	}

@@ -31,7 +31,7 @@ static const char help[] =
 	"                         PATTERN when it has no * ? [\n"
 	"  -l, --label LABEL      this label (a glob when it has * ? [)\n"
 	"  -b, --backend NAME     this backend\n"
-	"      --schema SCHEMA    this kind of document (audiolat.run/1, ...)\n"
+	"      --schema SCHEMA    this kind of document (audiolat.run/2, ...)\n"
 	"  -n, --limit N          the newest N (default 50; 0 = all)\n"
 	"      --json FILE|-      write the audiolat.history/1 JSON listing (- = stdout,\n"
 	"                         and then no table)\n"

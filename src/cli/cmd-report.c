@@ -32,7 +32,7 @@ static const char help[] =
     "histogram; the percentiles as a CCDF; the phases; the configuration, the\n"
     "system and its checks. With several results, an overview compares them.\n"
     "\n"
-    "  RESULT               an audiolat.run/1 JSON file (- = stdin), or the id of a\n"
+    "  RESULT               an audiolat.run/2 (or /1) JSON file (- = stdin), or the id of a\n"
     "                       result in the results database\n"
     "  -o, --output FILE    the HTML file to write (- = stdout)\n"
     "      --title TEXT     the page title (default \"audiolat report\")\n"

@@ -32,6 +32,11 @@ verdict(const struct al_result *r, const char **word)
 		*word = "FAIL";
 		return 1;
 	}
+	if (c->max_interval_ns && st->interval_ns.count &&
+	    st->interval_ns.max_ns > c->max_interval_ns) {
+		*word = "FAIL";
+		return 3;
+	}
 	if (c->fail_on_xrun && st->xruns) {
 		*word = "FAIL";
 		return 2;
@@ -44,6 +49,7 @@ cmd_run(int argc, char **argv)
 {
 	struct al_run_cli p;
 	struct al_result r;
+	json_t *doc;
 	const char *word;
 	char err[256], buf[32], lim[32];
 	int v, exit_code = AL_EXIT_OK;
@@ -63,19 +69,23 @@ cmd_run(int argc, char **argv)
 		if (p.quiet || (p.json_path && !strcmp(p.json_path, "-")))
 			cli_warn("%s", r.warnings[i]);
 	v = verdict(&r, &word);
+	doc = al_report_json(&r);
+	if (!doc) {
+		al_result_free(&r);
+		return cli_cmd_error(AL_EXIT_RUNTIME, "run", "%s", strerror(ENOMEM));
+	}
 	if (!p.quiet && !(p.json_path && !strcmp(p.json_path, "-"))) {
 		struct al_text_opts to = { .verbose = p.verbose, .no_histogram = p.no_histogram };
 
-		al_report_text(&r, &to, stdout);
+		al_report_run_text(doc, &to, stdout);
 		fputc('\n', stdout);
 	}
 	if (!(p.json_path && !strcmp(p.json_path, "-")))
-		al_report_summary_line(&r, word, stdout);
+		al_report_summary_line(doc, word, stdout);
 	fflush(stdout);
 
 	if (p.json_path || !p.no_db) {
-		json_t *doc = al_report_json(&r);
-		char *text = doc ? json_dumps(doc, JSON_INDENT(2)) : NULL;
+		char *text = json_dumps(doc, JSON_INDENT(2));
 		int wrc = text ? 0 : -ENOMEM;
 
 		if (text) {
@@ -95,7 +105,6 @@ cmd_run(int argc, char **argv)
 		if (!p.no_db && (!text || cli_store_save_result(p.db_path, text, p.quiet)))
 			exit_code = AL_EXIT_RUNTIME;
 		free(text);
-		json_decref(doc);
 		if (wrc && p.json_path) {
 			cli_cmd_error(AL_EXIT_RUNTIME, "run", "--json %s: %s", p.json_path,
 				  strerror(-wrc));
@@ -103,20 +112,22 @@ cmd_run(int argc, char **argv)
 		}
 	}
 	if (p.html_path) {
-		json_t *doc = al_report_json(&r);
 		const struct al_html_input in = { doc, NULL };
 
-		if (!doc)
-			exit_code = cli_cmd_error(AL_EXIT_RUNTIME, "run", "--html %s: %s",
-						  p.html_path, strerror(ENOMEM));
-		else if (cli_write_html("run", "--html", p.html_path, &in, 1, NULL, NULL))
+		if (cli_write_html("run", "--html", p.html_path, &in, 1, NULL, NULL))
 			exit_code = AL_EXIT_RUNTIME;
-		json_decref(doc);
 	}
+	json_decref(doc);
 	if (v == 1 && exit_code == AL_EXIT_OK) {
 		al_format_duration(r.total.wake_ns.max_ns, buf, sizeof(buf));
 		al_format_duration(r.cfg.max_latency_ns, lim, sizeof(lim));
 		cli_cmd_error(AL_EXIT_THRESHOLD, "run", "max wake latency %s exceeded --max-latency %s",
+			  buf, lim);
+		exit_code = AL_EXIT_THRESHOLD;
+	} else if (v == 3 && exit_code == AL_EXIT_OK) {
+		al_format_duration(r.total.interval_ns.max_ns, buf, sizeof(buf));
+		al_format_duration(r.cfg.max_interval_ns, lim, sizeof(lim));
+		cli_cmd_error(AL_EXIT_THRESHOLD, "run", "max interval %s exceeded --max-interval %s",
 			  buf, lim);
 		exit_code = AL_EXIT_THRESHOLD;
 	} else if (v == 2 && exit_code == AL_EXIT_OK) {

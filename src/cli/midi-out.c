@@ -8,6 +8,7 @@
 
 #include "core/clock.h"
 #include "core/units.h"
+#include "report/report.h"
 #include "cli.h"
 #include "cli-store.h"
 #include "cmd-midi.h"
@@ -265,26 +266,6 @@ jns(int64_t v, bool valid)
 }
 
 static json_t *
-hist_json(const struct al_hist *h)
-{
-	json_t *o = json_object(), *b = json_array();
-	int i;
-
-	json_object_set_new(o, "count", json_integer((json_int_t)h->count));
-	json_object_set_new(o, "overflow", json_integer((json_int_t)h->overflow));
-	json_object_set_new(o, "underflow", json_integer((json_int_t)h->underflow));
-	for (i = 0; i < AL_HIST_BUCKETS; i++) {
-		if (!h->buckets[i])
-			continue;
-		json_array_append_new(b, json_pack("[I, I, I]", (json_int_t)al_hist_bucket_low(i),
-						   (json_int_t)al_hist_bucket_high(i),
-						   (json_int_t)h->buckets[i]));
-	}
-	json_object_set_new(o, "buckets", b);
-	return o;
-}
-
-static json_t *
 summary_json(const struct al_midi_summary *s)
 {
 	bool v = s->count > 0;
@@ -341,8 +322,8 @@ stats_into(json_t *o, const struct al_midi_stats *st, bool with_hist)
 	json_object_set_new(o, "jitter_abs_max_ns", jns(st->jitter_abs_max_ns, v));
 	json_object_set_new(o, "jitter_mean_abs_ns", jns(st->jitter_mean_abs_ns, v));
 	if (with_hist) {
-		json_object_set_new(o, "histogram", hist_json(&st->hist));
-		json_object_set_new(o, "jitter_histogram", hist_json(&st->jitter_hist));
+		json_object_set_new(o, "histogram", al_json_histogram(&st->hist));
+		json_object_set_new(o, "jitter_histogram", al_json_histogram(&st->jitter_hist));
 		json_object_set_new(o, "timeline", timeline_json(st));
 	}
 }
@@ -532,7 +513,7 @@ midi_report_json(const struct midi_report *r)
 		json_object_set_new(doc, "wall_latency_ns", summary_json(&r->wall));
 		json_object_set_new(doc, "latency_frames_min", jns(r->frames_min, v && jack));
 		json_object_set_new(doc, "latency_frames_max", jns(r->frames_max, v && jack));
-		json_object_set_new(doc, "histogram", r->lat_hist ? hist_json(r->lat_hist) : json_null());
+		json_object_set_new(doc, "histogram", r->lat_hist ? al_json_histogram(r->lat_hist) : json_null());
 	} else {
 		stats_into(doc, r->st, true);
 		json_object_set_new(doc, "tick_ns", json_integer(r->tick_ns));

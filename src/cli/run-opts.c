@@ -17,6 +17,7 @@ enum {
 	OPT_TRACE,
 	OPT_TRACE_THRESHOLD,
 	OPT_MAX_LATENCY,
+	OPT_MAX_INTERVAL,
 	OPT_FAIL_ON_XRUN,
 	OPT_DMA_LATENCY,
 	OPT_NO_HISTOGRAM,
@@ -52,6 +53,7 @@ static const struct option run_opts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "max-latency", required_argument, NULL, OPT_MAX_LATENCY },
+	{ "max-interval", required_argument, NULL, OPT_MAX_INTERVAL },
 	{ "fail-on-xrun", no_argument, NULL, OPT_FAIL_ON_XRUN },
 	{ "dma-latency", required_argument, NULL, OPT_DMA_LATENCY },
 	{ "no-histogram", no_argument, NULL, OPT_NO_HISTOGRAM },
@@ -102,7 +104,10 @@ const char al_run_help[] =
 	"      --dma-latency US   hold /dev/cpu_dma_latency at US microseconds for the run\n"
 	"run:\n"
 	"  -d, --duration TIME    how long (default 10s; ns, us, ms, s, m, h; bare = s)\n"
-	"      --max-latency TIME exit 3 when the max wake latency exceeds TIME (bare = us)\n"
+	"      --max-latency TIME exit 3 when the max wake latency exceeds TIME (bare = us):\n"
+	"                         per period due, a stall's missed periods included\n"
+	"      --max-interval TIME exit 3 when the longest interval between wake-ups\n"
+	"                         exceeds TIME (bare = us)\n"
 	"      --fail-on-xrun     exit 3 when any xrun happened\n"
 	"      --trace            as root: explain wake latencies above the threshold from\n"
 	"                         an ftrace instance on the audio thread's CPU (what ran,\n"
@@ -118,7 +123,7 @@ const char al_run_help[] =
 	"      --threads, --rt-period, --rt-run, --rt-prio: the load options of\n"
 	"                         audiolat load, by their long names\n"
 	"output:\n"
-	"      --json FILE|-      write the audiolat.run/1 JSON result (- = stdout, and\n"
+	"      --json FILE|-      write the audiolat.run/2 JSON result (- = stdout, and\n"
 	"                         then no text report)\n"
 	"      --html FILE        write the HTML report with plots (as audiolat report)\n"
 	"  -q, --quiet            no status line, only the summary line\n"
@@ -349,6 +354,13 @@ al_run_parse_args(int argc, char **argv, struct al_run_cli *p, char *err, size_t
 			if (!rc && c->max_latency_ns <= 0)
 				return bad(err, err_size, "%s: '%s' must be longer than zero",
 					   "--max-latency", optarg);
+			break;
+		case OPT_MAX_INTERVAL:
+			rc = dur("--max-interval", optarg, AL_NS_PER_US, &c->max_interval_ns, err,
+				 err_size);
+			if (!rc && c->max_interval_ns <= 0)
+				return bad(err, err_size, "%s: '%s' must be longer than zero",
+					   "--max-interval", optarg);
 			break;
 		case OPT_FAIL_ON_XRUN:
 			c->fail_on_xrun = true;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,11 +10,16 @@
 #include "result.h"
 #include "rt.h"
 
+/* Time loads may take to start (a ready wait of up to 10 s) and stop, per phase. */
+#define LOAD_SLACK_NS (15 * AL_NS_PER_SEC)
+
 void
 al_period_stats_init(struct al_period_stats *st)
 {
 	memset(st, 0, sizeof(*st));
 	st->min_margin_ns = INT64_MAX;
+	al_hist_init(&st->wakeup_ns);
+	al_hist_init(&st->missed_ns);
 	al_hist_init(&st->wake_ns);
 	al_hist_init(&st->interval_ns);
 	al_hist_init(&st->work_ns);
@@ -23,14 +29,19 @@ void
 al_period_stats_merge(struct al_period_stats *dst, const struct al_period_stats *src)
 {
 	dst->periods += src->periods;
+	dst->wakeups += src->wakeups;
 	dst->missed_periods += src->missed_periods;
 	dst->xruns += src->xruns;
 	dst->lost_periods += src->lost_periods;
 	dst->within_1ms += src->within_1ms;
 	dst->within_2ms += src->within_2ms;
+	dst->missed_within_1ms += src->missed_within_1ms;
+	dst->missed_within_2ms += src->missed_within_2ms;
 	dst->xrun_ns += src->xrun_ns;
 	if (src->min_margin_ns < dst->min_margin_ns)
 		dst->min_margin_ns = src->min_margin_ns;
+	al_hist_merge(&dst->wakeup_ns, &src->wakeup_ns);
+	al_hist_merge(&dst->missed_ns, &src->missed_ns);
 	al_hist_merge(&dst->wake_ns, &src->wake_ns);
 	al_hist_merge(&dst->interval_ns, &src->interval_ns);
 	al_hist_merge(&dst->work_ns, &src->work_ns);
@@ -40,22 +51,28 @@ int
 al_result_alloc(struct al_result *r, const struct al_config *cfg, size_t n_phases,
 		size_t xrun_cap)
 {
+	int64_t span_ns;
 	size_t i;
 
 	memset(r, 0, sizeof(*r));
 	r->cfg = *cfg;
 	r->dma_latency_us = -1;
+	/* the whole run: loads take time to start and stop beside their phases */
+	span_ns = cfg->duration_ns + AL_NS_PER_SEC;
+	if (cfg->load_spec[0])
+		span_ns += (int64_t)(n_phases ? n_phases : 1) * LOAD_SLACK_NS;
 	/* windows of 100 ms (or as set), longer when the run would need too many */
 	r->window_ns = cfg->window_ns > 0 ? cfg->window_ns : AL_WINDOW_DEFAULT_NS;
-	if (cfg->duration_ns / r->window_ns >= AL_WINDOWS_MAX - 2)
-		r->window_ns = cfg->duration_ns / (AL_WINDOWS_MAX - 2) + 1;
-	r->window_cap = (size_t)(cfg->duration_ns / r->window_ns) + 2;
+	if (span_ns / r->window_ns >= AL_WINDOWS_MAX - 2)
+		r->window_ns = span_ns / (AL_WINDOWS_MAX - 2) + 1;
+	r->window_cap = (size_t)(span_ns / r->window_ns) + 2;
 	if (r->window_cap > AL_WINDOWS_MAX)
 		r->window_cap = AL_WINDOWS_MAX;
 	r->phases = calloc(n_phases ? n_phases : 1, sizeof(*r->phases));
 	r->xrun_events = calloc(xrun_cap ? xrun_cap : 1, sizeof(*r->xrun_events));
 	r->windows = calloc(r->window_cap, sizeof(*r->windows));
-	if (!r->phases || !r->xrun_events || !r->windows) {
+	r->spans = calloc(AL_SPANS_MAX, sizeof(*r->spans));
+	if (!r->phases || !r->xrun_events || !r->windows || !r->spans) {
 		al_result_free(r);
 		return -ENOMEM;
 	}
@@ -68,6 +85,7 @@ al_result_alloc(struct al_result *r, const struct al_config *cfg, size_t n_phase
 	al_period_stats_init(&r->total);
 	al_rt_prefault(r->xrun_events, xrun_cap * sizeof(*r->xrun_events));
 	al_rt_prefault(r->windows, r->window_cap * sizeof(*r->windows));
+	al_rt_prefault(r->spans, AL_SPANS_MAX * sizeof(*r->spans));
 	r->period_ns = al_frames_to_ns(cfg->period_frames, cfg->rate_hz);
 	r->buffer_ns = al_frames_to_ns(cfg->period_frames * cfg->periods, cfg->rate_hz);
 	return 0;
@@ -79,7 +97,10 @@ al_result_free(struct al_result *r)
 	free(r->phases);
 	free(r->xrun_events);
 	free(r->windows);
+	free(r->spans);
 	r->windows = NULL;
+	r->spans = NULL;
+	r->n_spans = 0;
 	r->phases = NULL;
 	r->xrun_events = NULL;
 	r->n_phases = 0;
@@ -92,11 +113,19 @@ abs64(int64_t v)
 	return v < 0 ? -v : v;
 }
 
+static inline size_t
+window_of(const struct al_result *r, int64_t abs_ns)
+{
+	int64_t t_ns = abs_ns - r->start_mono_ns;
+
+	return t_ns > 0 ? (size_t)(t_ns / r->window_ns) : 0;
+}
+
+/* The period's own wake-up, in the window its boundary was due in. */
 static inline void
 record_window(struct al_result *r, const struct al_sample *s, int phase, int64_t wake_lat_ns)
 {
-	int64_t t_ns = s->wake_ns - r->start_mono_ns;
-	size_t i = t_ns > 0 ? (size_t)(t_ns / r->window_ns) : 0;
+	size_t i = window_of(r, s->boundary_ns);
 	struct al_window *w;
 
 	if (i >= r->window_cap) {
@@ -117,9 +146,94 @@ record_window(struct al_result *r, const struct al_sample *s, int phase, int64_t
 	if (s->prev_wake_ns && s->wake_ns - s->prev_wake_ns > w->interval_max_ns)
 		w->interval_max_ns = s->wake_ns - s->prev_wake_ns;
 	w->periods++;
-	w->xruns += s->xrun_start_ns != 0;
+	w->wakeups++;
 	if (i + 1 > r->n_windows)
 		r->n_windows = i + 1;
+	if (s->xrun_start_ns) {
+		i = window_of(r, s->xrun_start_ns);
+		if (i < r->window_cap) {
+			r->windows[i].xruns++;
+			if (i + 1 > r->n_windows)
+				r->n_windows = i + 1;
+		}
+	}
+}
+
+/* How many of first, first + step, ... (n values) are <= limit. */
+static inline uint64_t
+count_le(int64_t first_ns, int64_t step_ns, uint64_t n, int64_t limit_ns)
+{
+	uint64_t k;
+
+	if (limit_ns < first_ns)
+		return 0;
+	k = (uint64_t)((limit_ns - first_ns) / step_ns) + 1;
+	return k < n ? k : n;
+}
+
+/* n missed periods charged first, first + step, ... */
+static inline void
+charge_missed(struct al_period_stats *st, int64_t first_ns, int64_t step_ns, uint64_t n)
+{
+	al_hist_add_run(&st->missed_ns, first_ns, step_ns, n);
+	st->missed_periods += n;
+	st->periods += n;
+	st->missed_within_1ms += count_le(first_ns, step_ns, n, AL_NS_PER_MS);
+	st->missed_within_2ms += count_le(first_ns, step_ns, n, 2 * AL_NS_PER_MS);
+}
+
+static inline void
+keep_span(struct al_result *r, int64_t due_ns, int64_t serve_ns, uint64_t n, int phase)
+{
+	if (r->n_spans < AL_SPANS_MAX)
+		r->spans[r->n_spans++] = (struct al_span){ due_ns, serve_ns, n, phase };
+	else
+		r->spans_dropped++;
+}
+
+/*
+ * The boundaries this period's wake-up did not have to itself: those
+ * before its own (served by the wake-up: charged wake - due), those after
+ * it that passed before the wake-up (the same), and those that passed
+ * during the work (charged seen - due). Arithmetic runs: a stall of an
+ * hour costs what one of a millisecond does. Returns the largest charge.
+ */
+static int64_t
+record_missed(struct al_result *r, struct al_period_stats *st, const struct al_sample *s,
+	      int phase)
+{
+	int64_t p_ns = r->period_ns, lat_ns = s->wake_ns - s->boundary_ns, worst_ns = lat_ns;
+	uint64_t before = s->missed_before > 0 ? (uint64_t)s->missed_before : 0;
+	uint64_t after = s->missed > 0 ? (uint64_t)s->missed : 0, by_wake = 0;
+
+	if (p_ns <= 0)
+		return worst_ns;
+	if (before) {
+		charge_missed(st, lat_ns + p_ns, p_ns, before);
+		worst_ns = lat_ns + (int64_t)before * p_ns;
+		keep_span(r, s->boundary_ns - (int64_t)before * p_ns, s->wake_ns, before, phase);
+	}
+	if (!after)
+		return worst_ns;
+	if (lat_ns >= p_ns) {
+		by_wake = (uint64_t)(lat_ns / p_ns);
+		if (by_wake > after)
+			by_wake = after;
+		charge_missed(st, lat_ns - (int64_t)by_wake * p_ns, p_ns, by_wake);
+		keep_span(r, s->boundary_ns + p_ns, s->wake_ns, by_wake, phase);
+	}
+	if (after > by_wake) {
+		int64_t seen_ns = s->seen_ns > s->wake_ns ? s->seen_ns : s->wake_ns;
+		int64_t e_ns = seen_ns - s->boundary_ns;
+		int64_t top_ns = e_ns - (int64_t)(by_wake + 1) * p_ns;
+
+		charge_missed(st, e_ns - (int64_t)after * p_ns, p_ns, after - by_wake);
+		if (top_ns > worst_ns)
+			worst_ns = top_ns;
+		keep_span(r, s->boundary_ns + (int64_t)(by_wake + 1) * p_ns, seen_ns, after - by_wake,
+			  phase);
+	}
+	return worst_ns;
 }
 
 void
@@ -127,11 +241,13 @@ al_result_record(struct al_result *r, const struct al_sample *s)
 {
 	int phase = atomic_load_explicit(&r->live.phase, memory_order_relaxed);
 	struct al_period_stats *st = &r->phases[phase].stats;
-	int64_t wake_lat_ns = s->wake_ns - s->boundary_ns;
+	int64_t wake_lat_ns = s->wake_ns - s->boundary_ns, worst_ns = wake_lat_ns;
 
 	st->periods++;
-	st->missed_periods += (uint64_t)s->missed;
-	al_hist_add(&st->wake_ns, wake_lat_ns);
+	st->wakeups++;
+	al_hist_add(&st->wakeup_ns, wake_lat_ns);
+	if (s->missed_before > 0 || s->missed > 0)
+		worst_ns = record_missed(r, st, s, phase);
 	if (s->prev_wake_ns) {
 		int64_t interval_ns = s->wake_ns - s->prev_wake_ns;
 		int64_t dev_ns = abs64(interval_ns - r->period_ns);
@@ -156,6 +272,7 @@ al_result_record(struct al_result *r, const struct al_sample *s)
 				.duration_ns = s->xrun_ns,
 				.lost_periods = s->lost_periods,
 				.phase = phase,
+				.source = s->xrun_source,
 			};
 			atomic_store_explicit(&r->n_xrun_events, n + 1, memory_order_release);
 		} else {
@@ -165,8 +282,53 @@ al_result_record(struct al_result *r, const struct al_sample *s)
 	}
 	record_window(r, s, phase, wake_lat_ns);
 	atomic_fetch_add_explicit(&r->live.periods, 1, memory_order_relaxed);
-	if (wake_lat_ns > atomic_load_explicit(&r->live.max_wake_ns, memory_order_relaxed))
-		atomic_store_explicit(&r->live.max_wake_ns, wake_lat_ns, memory_order_relaxed);
+	if (worst_ns > atomic_load_explicit(&r->live.max_wake_ns, memory_order_relaxed))
+		atomic_store_explicit(&r->live.max_wake_ns, worst_ns, memory_order_relaxed);
+}
+
+/* A run of missed periods into the windows their boundaries were due in. */
+static void
+spread_span(struct al_result *r, const struct al_span *sp)
+{
+	int64_t p_ns = r->period_ns, t0_ns = sp->due_ns - r->start_mono_ns;
+	uint64_t k = 0, k2, cnt;
+
+	while (k < sp->n) {
+		int64_t t_ns = t0_ns + (int64_t)k * p_ns, end_ns, hi_ns, lo_ns;
+		size_t i = t_ns > 0 ? (size_t)(t_ns / r->window_ns) : 0;
+		struct al_window *w;
+
+		if (i >= r->window_cap) {
+			r->windows_dropped += sp->n - k;
+			return;
+		}
+		/* the first due at or after the end of window i */
+		end_ns = (int64_t)(i + 1) * r->window_ns;
+		k2 = end_ns > t0_ns ? (uint64_t)((end_ns - t0_ns + p_ns - 1) / p_ns) : k + 1;
+		if (k2 <= k)
+			k2 = k + 1;
+		if (k2 > sp->n)
+			k2 = sp->n;
+		cnt = k2 - k;
+		/* charges fall as the due time rises */
+		hi_ns = sp->serve_ns - sp->due_ns - (int64_t)k * p_ns;
+		lo_ns = sp->serve_ns - sp->due_ns - (int64_t)(k2 - 1) * p_ns;
+		w = &r->windows[i];
+		if (!w->periods) {
+			w->wake_min_ns = lo_ns;
+			w->wake_max_ns = hi_ns;
+			w->phase = sp->phase;
+		}
+		if (lo_ns < w->wake_min_ns)
+			w->wake_min_ns = lo_ns;
+		if (hi_ns > w->wake_max_ns)
+			w->wake_max_ns = hi_ns;
+		w->wake_sum_ns += (int64_t)((__int128)(hi_ns + lo_ns) * (__int128)cnt / 2);
+		w->periods += (uint32_t)cnt;
+		if (i + 1 > r->n_windows)
+			r->n_windows = i + 1;
+		k = k2;
+	}
 }
 
 void
@@ -174,9 +336,19 @@ al_result_finish(struct al_result *r)
 {
 	size_t i;
 
+	for (i = 0; i < r->n_phases; i++) {
+		struct al_period_stats *st = &r->phases[i].stats;
+
+		al_hist_init(&st->wake_ns);
+		al_hist_merge(&st->wake_ns, &st->wakeup_ns);
+		al_hist_merge(&st->wake_ns, &st->missed_ns);
+	}
 	al_period_stats_init(&r->total);
 	for (i = 0; i < r->n_phases; i++)
 		al_period_stats_merge(&r->total, &r->phases[i].stats);
+	for (i = 0; i < r->n_spans; i++)
+		spread_span(r, &r->spans[i]);
+	r->n_spans = 0; /* spread once */
 }
 
 void
@@ -191,20 +363,51 @@ al_result_warn(struct al_result *r, const char *fmt, ...)
 	va_end(ap);
 }
 
+const char *
+al_xrun_source_name(enum al_xrun_source s)
+{
+	static const char *const names[] = {
+		[AL_XRUN_DEVICE] = "device", [AL_XRUN_ACCOUNT] = "account",
+		[AL_XRUN_COUNTER] = "counter", [AL_XRUN_SERVER] = "server", [AL_XRUN_SIM] = "sim",
+	};
+
+	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
+}
+
+double
+al_stats_max_latency_pct(const struct al_period_stats *st, int64_t buffer_ns)
+{
+	if (!st->wake_ns.count || buffer_ns <= 0)
+		return NAN;
+	return 100.0 * (double)st->wake_ns.max_ns / (double)buffer_ns;
+}
+
 double
 al_stats_max_interval_pct(const struct al_period_stats *st, int64_t buffer_ns)
 {
 	if (!st->interval_ns.count || buffer_ns <= 0)
-		return 0;
+		return NAN;
 	return 100.0 * (double)st->interval_ns.max_ns / (double)buffer_ns;
 }
 
 double
 al_stats_within_pct(const struct al_period_stats *st, int ms)
 {
+	uint64_t in = ms == 1 ? st->within_1ms + st->missed_within_1ms
+			      : st->within_2ms + st->missed_within_2ms;
+	uint64_t n = st->interval_ns.count + st->missed_periods;
+
+	if (!n)
+		return NAN;
+	return 100.0 * (double)in / (double)n;
+}
+
+double
+al_stats_within_pct_per_wakeup(const struct al_period_stats *st, int ms)
+{
 	uint64_t n = ms == 1 ? st->within_1ms : st->within_2ms;
 
 	if (!st->interval_ns.count)
-		return 0;
+		return NAN;
 	return 100.0 * (double)n / (double)st->interval_ns.count;
 }

@@ -16,7 +16,8 @@
 #include "hist.h"
 #include "sysinfo.h"
 
-#define AL_SCHEMA_RUN "audiolat.run/1"
+#define AL_SCHEMA_RUN "audiolat.run/2"
+#define AL_SCHEMA_RUN_V1 "audiolat.run/1" /* still read: per-wake-up statistics */
 #define AL_NAME_MAX 64
 #define AL_LOAD_DESC_MAX 512
 #define AL_WARN_MAX 8
@@ -33,7 +34,8 @@ struct al_config {
 	int affinity_cpu;         /* -1: not pinned */
 	int64_t duration_ns;
 	int dma_latency_us;       /* -1: /dev/cpu_dma_latency untouched */
-	int64_t max_latency_ns;   /* 0: no threshold */
+	int64_t max_latency_ns;   /* per-period wake latency threshold, 0: none */
+	int64_t max_interval_ns;  /* longest interval threshold, 0: none */
 	bool fail_on_xrun;
 	int64_t window_ns;        /* time series window, 0: default (100 ms, longer for long runs) */
 	char load_spec[AL_LOAD_DESC_MAX]; /* as given, "" when none */
@@ -62,19 +64,37 @@ struct al_backend_info {
 	uint64_t xrun_stamped;    /* xrun durations taken from the device's stamps */
 	uint64_t xrun_fallback;   /* ... from the pointers, the stamps being rejected */
 	char xrun_reject[96];     /* why the last stamps were rejected, "" */
+	uint64_t bound_total;     /* period boundaries the backend gave (0: not counted) */
+	uint64_t bound_estimated; /* of them, estimated (a fitted grid, our account), not read */
+	char bound_note[120];     /* how the estimated ones were found, "" */
+	char negative_note[160];  /* what can make a wake latency negative here, "" when nothing */
 };
 
-/* Statistics of a stretch of periods: a phase, or the whole run. */
+/*
+ * Statistics of a stretch of periods: a phase, or the whole run. Every
+ * period boundary that fell due is one sample (docs/truth.md): a boundary
+ * served by a wake-up of its own counts wake-up - boundary; a boundary that
+ * passed with no wake-up of its own (a stall swallowed it) is "missed" and
+ * is charged the moment the thread was next seen running after it minus
+ * its due time. wakeup_ns holds the first kind only (the view cyclictest
+ * has), missed_ns the second; wake_ns, the per-period figure, is their sum,
+ * made by al_result_finish().
+ */
 struct al_period_stats {
-	uint64_t periods;         /* wake-ups measured */
+	uint64_t periods;         /* periods due: wakeups + missed_periods */
+	uint64_t wakeups;         /* periods served by a wake-up of their own */
 	uint64_t missed_periods;  /* boundaries passed with no wake-up of their own */
 	uint64_t xruns;
 	uint64_t lost_periods;    /* periods the card had no audio for */
-	uint64_t within_1ms;      /* intervals within +-1 ms of the period */
+	uint64_t within_1ms;      /* wake-ups whose interval is within +-1 ms of the period */
 	uint64_t within_2ms;
+	uint64_t missed_within_1ms; /* missed periods served within 1 ms of their due time */
+	uint64_t missed_within_2ms;
 	int64_t min_margin_ns;    /* INT64_MAX when no write was made */
 	int64_t xrun_ns;          /* total time starved */
-	struct al_hist wake_ns;     /* wake-up - period boundary */
+	struct al_hist wakeup_ns;   /* per wake-up: wake-up - its period boundary */
+	struct al_hist missed_ns;   /* per missed period: seen running - due */
+	struct al_hist wake_ns;     /* per period due: wakeup_ns + missed_ns (al_result_finish) */
 	struct al_hist interval_ns; /* wake-up - previous wake-up */
 	struct al_hist work_ns;     /* duration of the busy work */
 };
@@ -109,26 +129,54 @@ struct al_phase {
 	struct al_period_stats stats;
 };
 
+/* Who said there was an xrun (docs/truth.md). */
+enum al_xrun_source {
+	AL_XRUN_DEVICE = 0,   /* the device: -EPIPE, XRUN state, a pointer past the buffer */
+	AL_XRUN_ACCOUNT,      /* our account: frames written against frames consumed by now */
+	AL_XRUN_COUNTER,      /* a server's cycle counter: cycles ran without us (a stall) */
+	AL_XRUN_SERVER,       /* a server's notification for a cycle we did not miss */
+	AL_XRUN_SIM,          /* the simulated card ran dry */
+};
+
+const char *al_xrun_source_name(enum al_xrun_source s);
+
 struct al_xrun_event {
 	int64_t t_ns;          /* start of the starvation, relative to the run start */
 	int64_t duration_ns;
 	int64_t lost_periods;
 	int phase;
+	enum al_xrun_source source;
 };
 
 /*
  * One window of the time series: enough to draw a run of any length at a
- * constant size. Windows are window_ns long from the stream start.
+ * constant size. Windows are window_ns long from the stream start; a period
+ * counts in the window its boundary was due in.
  */
 struct al_window {
-	int64_t wake_min_ns;
+	int64_t wake_min_ns;   /* per period due, missed periods included */
 	int64_t wake_max_ns;
 	int64_t wake_sum_ns;
 	int64_t interval_max_ns;
-	uint32_t periods;      /* 0: no wake-up in this window (stalled) */
+	uint32_t periods;      /* periods due; 0: none (the stream was stopped) */
+	uint32_t wakeups;      /* of them, served by a wake-up of their own */
 	uint32_t xruns;
 	int32_t phase;
 };
+
+/*
+ * A run of missed periods, for the time series: n boundaries due at
+ * due_ns, due_ns + period, ..., all served at serve_ns. Written by the
+ * audio thread, spread over the windows by al_result_finish().
+ */
+struct al_span {
+	int64_t due_ns;        /* absolute */
+	int64_t serve_ns;
+	uint64_t n;
+	int32_t phase;
+};
+
+#define AL_SPANS_MAX 16384
 
 /*
  * What delayed one late wake-up (src/trace, docs/trace.md): one thing that
@@ -167,11 +215,20 @@ struct al_sample {
 	int64_t wake_ns;       /* when the thread woke (absolute) */
 	int64_t prev_wake_ns;  /* 0 for the first period */
 	int64_t work_ns;       /* busy work duration, -1 when none done */
+	int64_t seen_ns;       /* the thread's last clock reading of the period (after the work) */
 	int64_t margin_ns;     /* audio left queued at the write, INT64_MAX when none */
-	int64_t missed;        /* boundaries passed without a wake-up of their own */
+	/*
+	 * Boundaries due before boundary_ns (after the previous period's)
+	 * that had no wake-up of their own: callback backends, whose server
+	 * ran cycles without us. Served by this wake-up.
+	 */
+	int64_t missed_before;
+	/* boundaries after ours that passed by seen_ns (served by this wake-up or at seen_ns) */
+	int64_t missed;
 	int64_t xrun_start_ns; /* absolute; 0 when no xrun before this write */
 	int64_t xrun_ns;
 	int64_t lost_periods;
+	enum al_xrun_source xrun_source;
 };
 
 /* Counters for a live status line; written by the audio thread only. */
@@ -215,6 +272,9 @@ struct al_result {
 	int64_t window_ns;
 	size_t n_windows;           /* written by the audio thread; read after the run */
 	uint64_t windows_dropped;   /* periods past the last window */
+	struct al_span *spans;      /* missed periods, spread over the windows at the end */
+	size_t n_spans;
+	uint64_t spans_dropped;     /* runs of missed periods not drawn in the time series */
 
 	struct al_spike spikes[AL_SPIKES_MAX]; /* explained late wake-ups (--trace), worst kept */
 	int n_spikes;
@@ -235,7 +295,9 @@ void al_period_stats_merge(struct al_period_stats *dst, const struct al_period_s
 
 /*
  * Allocate n_phases phases and room for xrun_cap xrun events, zero and
- * touch them. Returns 0 or -ENOMEM. cfg is copied.
+ * touch them. The time series covers cfg->duration_ns, plus the time
+ * loads may take to start and stop when cfg->load_spec is set. Returns 0
+ * or -ENOMEM. cfg is copied.
  */
 int al_result_alloc(struct al_result *r, const struct al_config *cfg, size_t n_phases,
 		    size_t xrun_cap);
@@ -244,15 +306,30 @@ void al_result_free(struct al_result *r);
 /* Hot path: account one period into the current phase. */
 void al_result_record(struct al_result *r, const struct al_sample *s);
 
-/* After the run: merge the phases into r->total. */
+/*
+ * After the run: the per-period histograms (wake_ns), the missed periods
+ * spread over the time series, the phases merged into r->total.
+ */
 void al_result_finish(struct al_result *r);
 
 /* Keep a warning (printf-style, truncated) for the report. */
 void al_result_warn(struct al_result *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Max interval as % of the buffer, and the 1 ms / 2 ms factors, in %. */
+/*
+ * As % of the buffer: the longest per-period wake latency, the longest
+ * interval. NAN when nothing was measured.
+ */
+double al_stats_max_latency_pct(const struct al_period_stats *st, int64_t buffer_ns);
 double al_stats_max_interval_pct(const struct al_period_stats *st, int64_t buffer_ns);
+/*
+ * latencytest's 1MS/2MS factors (ms = 1 or 2), in %: per period due (a
+ * wake-up counts when its interval is within +-ms of the period, a missed
+ * period when it was served within ms of its due time), or per wake-up
+ * (intervals only, latencytest's own definition). NAN when nothing was
+ * measured.
+ */
 double al_stats_within_pct(const struct al_period_stats *st, int ms);
+double al_stats_within_pct_per_wakeup(const struct al_period_stats *st, int ms);
 
 #endif

@@ -167,20 +167,35 @@ num_or_null(const json_t *o, const char *path)
 	return json_is_number(v) ? json_deep_copy(v) : json_null();
 }
 
+/*
+ * One row of seed 000's table. "max latency" is the longest wake latency
+ * (per period due in a run/2 document, per wake-up in a run/1 one: "view"
+ * says which), its share of the buffer beside it; the interval has its own
+ * columns.
+ */
 static json_t *
-row_json(const char *key, const struct scope_data *sd)
+row_json(const char *key, const json_t *doc, const struct scope_data *sd)
 {
 	const json_t *st = sd->stats;
+	bool per_period = al_doc_per_period(doc);
+	json_t *pct = num_or_null(st, "max_latency_pct_of_buffer");
+	int64_t buffer_ns = al_doc_int(doc, "config.buffer_ns", 0);
 
+	if (!per_period && json_is_integer(al_doc_get(st, "wake_latency_ns.max")) && buffer_ns > 0) {
+		json_decref(pct);
+		pct = json_real(100.0 * (double)al_doc_int(st, "wake_latency_ns.max", 0) /
+				(double)buffer_ns);
+	}
 	return json_pack(
-	    "{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:f, "
-	    "s:f}",
-	    "key", key, "periods", num_or_null(st, "periods"), "max_latency_ns",
-	    num_or_null(st, "interval_ns.max"), "max_interval_pct_of_buffer",
-	    num_or_null(st, "max_interval_pct_of_buffer"), "within_1ms_pct",
-	    num_or_null(st, "within_1ms_pct"), "within_2ms_pct", num_or_null(st, "within_2ms_pct"),
-	    "wake_p50_ns", num_or_null(st, "wake_latency_ns.p50"), "wake_p99_ns",
-	    num_or_null(st, "wake_latency_ns.p99"), "wake_p999_ns",
+	    "{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, "
+	    "s:f, s:f}",
+	    "key", key, "view", per_period ? "per period" : "per wake-up", "periods",
+	    num_or_null(st, "periods"), "max_latency_ns", num_or_null(st, "wake_latency_ns.max"),
+	    "max_latency_pct_of_buffer", pct, "max_interval_ns", num_or_null(st, "interval_ns.max"),
+	    "max_interval_pct_of_buffer", num_or_null(st, "max_interval_pct_of_buffer"),
+	    "within_1ms_pct", num_or_null(st, "within_1ms_pct"), "within_2ms_pct",
+	    num_or_null(st, "within_2ms_pct"), "wake_p50_ns", num_or_null(st, "wake_latency_ns.p50"),
+	    "wake_p99_ns", num_or_null(st, "wake_latency_ns.p99"), "wake_p999_ns",
 	    num_or_null(st, "wake_latency_ns.p999"), "wake_max_ns",
 	    num_or_null(st, "wake_latency_ns.max"), "xruns", num_or_null(st, "xruns"),
 	    "lost_periods", num_or_null(st, "lost_periods"), "windows", (json_int_t)sd->m,
@@ -341,7 +356,7 @@ scope_json(const struct al_compare_input *in, size_t n, const struct scope_key *
 		if (!sd[d].stats)
 			continue;
 		result_key(d, k, sizeof(k));
-		json_array_append_new(rows, row_json(k, &sd[d]));
+		json_array_append_new(rows, row_json(k, in[d].doc, &sd[d]));
 		if (d == 0 || !sd[0].stats)
 			continue;
 		json_t *stats = json_array();
@@ -507,6 +522,25 @@ result_by_key(const json_t *cmp, const char *key)
 	return NULL;
 }
 
+/* Say so when a row's wake latencies count wake-ups only (an audiolat.run/1 result). */
+static void
+view_note(const json_t *scope, FILE *f)
+{
+	const json_t *row;
+	size_t i;
+	bool first = true;
+
+	json_array_foreach(json_object_get(scope, "rows"), i, row) {
+		if (strcmp(al_doc_str(row, "view", "per period"), "per wake-up"))
+			continue;
+		fprintf(f, "%s %s", first ? "   wake latencies per wake-up, not per period due "
+					    "(audiolat.run/1 results):" : ",", al_doc_str(row, "key", "?"));
+		first = false;
+	}
+	if (!first)
+		fprintf(f, "\n");
+}
+
 /* The columns of seed 000's table, and the wake-latency tail. */
 static void
 text_table(const json_t *cmp, const json_t *scope, FILE *f)
@@ -524,7 +558,7 @@ text_table(const json_t *cmp, const json_t *scope, FILE *f)
 		al_text_term_safe(al_doc_str(result_by_key(cmp, key), "label", "?"), label, sizeof(label),
 			  24);
 		fmt_num(b[0], sizeof(b[0]), ms_of(row, "max_latency_ns"), "%.3f", " ms");
-		fmt_num(b[1], sizeof(b[1]), al_doc_real(row, "max_interval_pct_of_buffer", NAN),
+		fmt_num(b[1], sizeof(b[1]), al_doc_real(row, "max_latency_pct_of_buffer", NAN),
 			"%.1f", " %");
 		fmt_num(b[2], sizeof(b[2]), al_doc_real(row, "within_1ms_pct", NAN), "%.3f", NULL);
 		fmt_num(b[3], sizeof(b[3]), al_doc_real(row, "within_2ms_pct", NAN), "%.3f", NULL);
@@ -538,6 +572,7 @@ text_table(const json_t *cmp, const json_t *scope, FILE *f)
 		fprintf(f, " %12s %12s %11s %11s %11s %11s %7s\n", b[0], b[1], b[2], b[3], b[4],
 			b[5], b[6]);
 	}
+	view_note(scope, f);
 }
 
 static double
@@ -674,7 +709,7 @@ al_compare_markdown(const json_t *cmp, FILE *f)
 
 			fmt_num(b[0], sizeof(b[0]), ms_of(row, "max_latency_ns"), "%.3f", " ms");
 			fmt_num(b[1], sizeof(b[1]),
-				al_doc_real(row, "max_interval_pct_of_buffer", NAN), "%.1f", " %");
+				al_doc_real(row, "max_latency_pct_of_buffer", NAN), "%.1f", " %");
 			fmt_num(b[2], sizeof(b[2]), al_doc_real(row, "within_1ms_pct", NAN), "%.3f",
 				NULL);
 			fmt_num(b[3], sizeof(b[3]), al_doc_real(row, "within_2ms_pct", NAN), "%.3f",

@@ -21,7 +21,7 @@
 #define AL_SCHEMA_COMPARE_MIDI "audiolat.compare-midi/1"
 
 struct al_compare_input {
-	const json_t *doc;  /* an audiolat.run/1 document (al_doc_check() accepts it) */
+	const json_t *doc;  /* an audiolat.run/2 or /1 document (al_doc_check() accepts it) */
 	const char *source; /* file name, "db:12", ...; may be NULL */
 };
 

@@ -86,7 +86,7 @@ al_doc_check(const json_t *doc, char *err, size_t err_size)
 	}
 	if (!strcmp(schema, AL_SCHEMA_MIDI) || !strcmp(schema, AL_SCHEMA_MIDI_LOOP))
 		return 0;
-	if (strcmp(schema, AL_SCHEMA_RUN)) {
+	if (strcmp(schema, AL_SCHEMA_RUN) && strcmp(schema, AL_SCHEMA_RUN_V1)) {
 		/* the schema string came from outside: show only a printable prefix */
 		char shown[48];
 		size_t i;
@@ -97,12 +97,13 @@ al_doc_check(const json_t *doc, char *err, size_t err_size)
 				? '?'
 				: schema[i];
 		shown[i] = '\0';
-		snprintf(err, err_size, "schema '%s%s' is not %s, %s or %s", shown,
-			 schema[i] ? "..." : "", AL_SCHEMA_RUN, AL_SCHEMA_MIDI, AL_SCHEMA_MIDI_LOOP);
+		snprintf(err, err_size, "schema '%s%s' is not %s, %s, %s or %s", shown,
+			 schema[i] ? "..." : "", AL_SCHEMA_RUN, AL_SCHEMA_RUN_V1, AL_SCHEMA_MIDI,
+			 AL_SCHEMA_MIDI_LOOP);
 		return -EINVAL;
 	}
 	if (!json_is_object(al_doc_get(doc, "total"))) {
-		snprintf(err, err_size, "%s document without a \"total\" object", AL_SCHEMA_RUN);
+		snprintf(err, err_size, "%s document without a \"total\" object", schema);
 		return -EINVAL;
 	}
 	return 0;
@@ -113,7 +114,14 @@ al_doc_is_run(const json_t *doc)
 {
 	const char *schema = al_doc_str(doc, "schema", "");
 
-	return !strcmp(schema, AL_SCHEMA_RUN) && json_is_object(al_doc_get(doc, "total"));
+	return (!strcmp(schema, AL_SCHEMA_RUN) || !strcmp(schema, AL_SCHEMA_RUN_V1)) &&
+	       json_is_object(al_doc_get(doc, "total"));
+}
+
+bool
+al_doc_per_period(const json_t *doc)
+{
+	return strcmp(al_doc_str(doc, "schema", ""), AL_SCHEMA_RUN_V1) != 0;
 }
 
 const char *

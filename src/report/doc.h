@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Reading audiolat JSON documents (audiolat.run/1, see docs/json.md) for
+ * Reading audiolat JSON documents (audiolat.run/2 and /1, see docs/json.md) for
  * the HTML report and the comparison: checked getters that never fail on
  * a missing or mistyped field, and the histogram and time series decoded
  * into arrays.
@@ -33,14 +33,20 @@ bool al_doc_bool(const json_t *o, const char *path, bool dflt);
 
 /*
  * Is doc a document the report understands: an object with "schema"
- * "audiolat.run/1" and a "total" object, or "audiolat.midi/1" (docs/midi.md)?
- * 0, or -EINVAL with one line in err ("schema 'x/1' is not audiolat.run/1
+ * "audiolat.run/2" (or /1) and a "total" object, or "audiolat.midi/1"
+ * (docs/midi.md)? 0, or -EINVAL with one line in err ("schema 'x/1' is not audiolat.run/2
  * or audiolat.midi/1").
  */
 int al_doc_check(const json_t *doc, char *err, size_t err_size);
 
-/* Is doc an audiolat.run/1 document (what compare takes)? */
+/* Is doc an audiolat.run/2 or /1 document (what compare takes)? */
 bool al_doc_is_run(const json_t *doc);
+
+/*
+ * Do a run document's wake latencies count every period due (run/2), or
+ * wake-ups only (run/1, whose stalls' swallowed periods are not in them)?
+ */
+bool al_doc_per_period(const json_t *doc);
 
 /* What a result is called: its "label", else the kernel release, else "?". */
 const char *al_doc_label(const json_t *doc);

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,54 +43,82 @@ json_ns_or_null(int64_t v_ns, int64_t none)
 	return v_ns == none ? json_null() : json_integer(v_ns);
 }
 
+/* NAN (not measured) is null. */
 static json_t *
-summary_json(const struct al_hist *h)
+json_real_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *
+al_json_summary(const struct al_hist *h)
 {
 	struct al_summary s;
 
 	al_stats_summarize(h, &s);
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+	if (!s.count)
+		return json_pack("{s:i, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:i, s:i, s:i}",
+				 "count", 0, "min", "mean", "stddev", "p50", "p90", "p99", "p999",
+				 "p9999", "max", "overflow", 0, "underflow", 0, "negative", 0);
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
 			 "count", (json_int_t)s.count, "min", (json_int_t)s.min_ns, "mean",
 			 (json_int_t)s.mean_ns, "stddev", (json_int_t)s.stddev_ns, "p50",
 			 (json_int_t)s.p50_ns, "p90", (json_int_t)s.p90_ns, "p99",
 			 (json_int_t)s.p99_ns, "p999", (json_int_t)s.p999_ns, "p9999",
 			 (json_int_t)s.p9999_ns, "max", (json_int_t)s.max_ns, "overflow",
-			 (json_int_t)h->overflow);
+			 (json_int_t)h->overflow, "underflow", (json_int_t)h->underflow, "negative",
+			 (json_int_t)h->negative);
 }
 
-/* Sparse: [[low_ns, high_ns, count], ...] for the non-empty buckets. */
-static json_t *
-histogram_json(const struct al_hist *h)
+static void
+append_bucket(void *ud, int64_t low_ns, int64_t high_ns, uint64_t count)
+{
+	json_array_append_new(ud, json_pack("[I, I, I]", (json_int_t)low_ns, (json_int_t)high_ns,
+					    (json_int_t)count));
+}
+
+json_t *
+al_json_histogram(const struct al_hist *h)
 {
 	json_t *buckets = json_array();
-	int i;
 
-	for (i = 0; i < AL_HIST_BUCKETS; i++)
-		if (h->buckets[i])
-			json_array_append_new(buckets,
-					      json_pack("[I, I, I]", (json_int_t)al_hist_bucket_low(i),
-							(json_int_t)al_hist_bucket_high(i),
-							(json_int_t)h->buckets[i]));
-	return json_pack("{s:I, s:I, s:I, s:o}", "count", (json_int_t)h->count, "overflow",
-			 (json_int_t)h->overflow, "underflow", (json_int_t)h->underflow, "buckets",
-			 buckets);
+	al_hist_foreach(h, append_bucket, buckets);
+	return json_pack("{s:I, s:I, s:I, s:I, s:o}", "count", (json_int_t)h->count, "overflow",
+			 (json_int_t)h->overflow, "underflow", (json_int_t)h->underflow, "negative",
+			 (json_int_t)h->negative, "buckets", buckets);
 }
 
 static json_t *
 stats_json(const struct al_result *r, const struct al_period_stats *st)
 {
-	return json_pack(
-		"{s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:f, s:f, s:f, s:o, s:{s:o, s:o}}",
-		"periods", (json_int_t)st->periods, "missed_periods",
+	json_t *o = json_pack(
+		"{s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o}", "periods",
+		(json_int_t)st->periods, "wakeups", (json_int_t)st->wakeups, "missed_periods",
 		(json_int_t)st->missed_periods, "xruns", (json_int_t)st->xruns, "lost_periods",
 		(json_int_t)st->lost_periods, "xrun_ns", (json_int_t)st->xrun_ns,
-		"wake_latency_ns", summary_json(&st->wake_ns), "interval_ns",
-		summary_json(&st->interval_ns), "work_ns", summary_json(&st->work_ns),
-		"max_interval_pct_of_buffer", al_stats_max_interval_pct(st, r->buffer_ns),
-		"within_1ms_pct", al_stats_within_pct(st, 1), "within_2ms_pct",
-		al_stats_within_pct(st, 2), "min_margin_ns",
-		json_ns_or_null(st->min_margin_ns, INT64_MAX), "histogram", "wake_latency_ns",
-		histogram_json(&st->wake_ns), "interval_ns", histogram_json(&st->interval_ns));
+		"wake_latency_ns", al_json_summary(&st->wake_ns), "wake_latency_per_wakeup_ns",
+		al_json_summary(&st->wakeup_ns), "interval_ns", al_json_summary(&st->interval_ns),
+		"work_ns", al_json_summary(&st->work_ns));
+
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "max_latency_pct_of_buffer",
+			    json_real_or_null(al_stats_max_latency_pct(st, r->buffer_ns)));
+	json_object_set_new(o, "max_interval_pct_of_buffer",
+			    json_real_or_null(al_stats_max_interval_pct(st, r->buffer_ns)));
+	json_object_set_new(o, "within_1ms_pct", json_real_or_null(al_stats_within_pct(st, 1)));
+	json_object_set_new(o, "within_2ms_pct", json_real_or_null(al_stats_within_pct(st, 2)));
+	json_object_set_new(o, "within_1ms_pct_per_wakeup",
+			    json_real_or_null(al_stats_within_pct_per_wakeup(st, 1)));
+	json_object_set_new(o, "within_2ms_pct_per_wakeup",
+			    json_real_or_null(al_stats_within_pct_per_wakeup(st, 2)));
+	json_object_set_new(o, "min_margin_ns", json_ns_or_null(st->min_margin_ns, INT64_MAX));
+	json_object_set_new(o, "histogram",
+			    json_pack("{s:o, s:o, s:o}", "wake_latency_ns",
+				      al_json_histogram(&st->wake_ns), "wake_latency_per_wakeup_ns",
+				      al_json_histogram(&st->wakeup_ns), "interval_ns",
+				      al_json_histogram(&st->interval_ns)));
+	return o;
 }
 
 static json_t *
@@ -148,7 +177,10 @@ phase_json(const struct al_result *r, const struct al_phase *ph)
 	return o;
 }
 
-/* Compact rows: [t_ns, periods, wake_min_ns, wake_mean_ns, wake_max_ns, interval_max_ns, xruns, phase] */
+/*
+ * Compact rows, per period due: [t_ns, periods, wake_min_ns, wake_mean_ns,
+ * wake_max_ns, interval_max_ns, xruns, phase, wakeups].
+ */
 static json_t *
 timeseries_json(const struct al_result *r)
 {
@@ -160,20 +192,24 @@ timeseries_json(const struct al_result *r)
 		json_t *row;
 
 		if (w->periods)
-			row = json_pack("[I, i, I, I, I, I, i, o]", (json_int_t)(i * r->window_ns),
+			row = json_pack("[I, i, I, I, I, o, i, o, i]", (json_int_t)(i * r->window_ns),
 					(int)w->periods, (json_int_t)w->wake_min_ns,
 					(json_int_t)(w->wake_sum_ns / w->periods),
-					(json_int_t)w->wake_max_ns, (json_int_t)w->interval_max_ns,
-					(int)w->xruns, al_json_text(r->phases[w->phase].name));
-		else /* nothing woke in this window: the thread was stalled */
-			row = json_pack("[I, i, n, n, n, n, i, n]", (json_int_t)(i * r->window_ns), 0,
-					0);
+					(json_int_t)w->wake_max_ns,
+					w->wakeups > 1 || w->interval_max_ns
+						? json_integer(w->interval_max_ns) : json_null(),
+					(int)w->xruns, al_json_text(r->phases[w->phase].name),
+					(int)w->wakeups);
+		else /* no period was due in this window: the stream was stopped */
+			row = json_pack("[I, i, n, n, n, n, i, n, i]", (json_int_t)(i * r->window_ns), 0,
+					(int)w->xruns, 0);
 		json_array_append_new(rows, row);
 	}
-	return json_pack("{s:I, s:[s, s, s, s, s, s, s, s], s:o, s:I}", "window_ns",
+	return json_pack("{s:I, s:[s, s, s, s, s, s, s, s, s], s:o, s:I, s:I}", "window_ns",
 			 (json_int_t)r->window_ns, "columns", "t_ns", "periods", "wake_min_ns",
-			 "wake_mean_ns", "wake_max_ns", "interval_max_ns", "xruns", "phase", "rows",
-			 rows, "periods_dropped", (json_int_t)r->windows_dropped);
+			 "wake_mean_ns", "wake_max_ns", "interval_max_ns", "xruns", "phase",
+			 "wakeups", "rows", rows, "periods_dropped", (json_int_t)r->windows_dropped,
+			 "missed_runs_dropped", (json_int_t)r->spans_dropped);
 }
 
 /* The stream options of real devices, and what was asked before the device answered. */
@@ -202,15 +238,20 @@ backend_json(const struct al_result *r)
 {
 	const struct al_backend_info *b = &r->backend;
 
-	return json_pack("{s:o, s:o, s:o, s:o, s:{s:I, s:I, s:o}}", "detail",
-			 al_json_text(b->detail[0] ? b->detail : NULL), "clock",
+	return json_pack("{s:o, s:o, s:o, s:o, s:{s:I, s:I, s:o}, s:{s:o, s:o, s:o}, s:o}",
+			 "detail", al_json_text(b->detail[0] ? b->detail : NULL), "clock",
 			 al_json_text(b->clock[0] ? b->clock : NULL), "dsp_load_mean_pct",
 			 b->dsp_load_valid ? json_real(b->dsp_load_mean_pct) : json_null(),
 			 "dsp_load_max_pct",
 			 b->dsp_load_valid ? json_real(b->dsp_load_max_pct) : json_null(),
 			 "xrun_durations", "from_stamps", (json_int_t)b->xrun_stamped, "fallback",
 			 (json_int_t)b->xrun_fallback, "last_reject",
-			 al_json_text(b->xrun_reject[0] ? b->xrun_reject : NULL));
+			 al_json_text(b->xrun_reject[0] ? b->xrun_reject : NULL), "boundaries",
+			 "total", b->bound_total ? json_integer((json_int_t)b->bound_total) : json_null(),
+			 "estimated",
+			 b->bound_total ? json_integer((json_int_t)b->bound_estimated) : json_null(),
+			 "how", al_json_text(b->bound_note[0] ? b->bound_note : NULL), "negative_cause",
+			 al_json_text(b->negative_note[0] ? b->negative_note : NULL));
 }
 
 /*
@@ -263,11 +304,12 @@ al_report_json(const struct al_result *r)
 	events = json_array();
 	for (i = 0; i < n_ev; i++)
 		json_array_append_new(
-			events, json_pack("{s:I, s:I, s:I, s:o}", "t_ns",
+			events, json_pack("{s:I, s:I, s:I, s:o, s:s}", "t_ns",
 					  (json_int_t)r->xrun_events[i].t_ns, "duration_ns",
 					  (json_int_t)r->xrun_events[i].duration_ns,
 					  "lost_periods", (json_int_t)r->xrun_events[i].lost_periods,
-					  "phase", al_json_text(r->phases[r->xrun_events[i].phase].name)));
+					  "phase", al_json_text(r->phases[r->xrun_events[i].phase].name),
+					  "source", al_xrun_source_name(r->xrun_events[i].source)));
 	warnings = json_array();
 	for (i = 0; i < (size_t)r->n_warnings; i++)
 		json_array_append_new(warnings, al_json_text(r->warnings[i]));
@@ -286,6 +328,8 @@ al_report_json(const struct al_result *r)
 			 (json_int_t)atomic_load(&r->xrun_events_dropped), "warnings", warnings,
 			 "timeseries", timeseries_json(r));
 	stream_config_json(json_object_get(root, "config"), r);
+	json_object_set_new(json_object_get(root, "config"), "max_interval_ns",
+			    json_ns_or_null(r->cfg.max_interval_ns, 0));
 	json_object_set_new(root, "backend", backend_json(r));
 	json_object_set_new(root, "spikes", spikes_json(r));
 	json_object_set_new(root, "spikes_dropped", json_integer((json_int_t)r->spikes_dropped));

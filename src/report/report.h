@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Reporters: they take a finished struct al_result and never see live data. */
+/*
+ * Reporters: they take a finished result, as its document (what --json
+ * writes, what the database keeps), and never see live data.
+ */
 #ifndef AL_REPORT_REPORT_H
 #define AL_REPORT_REPORT_H
 
@@ -15,11 +18,18 @@ struct al_text_opts {
 	bool no_histogram;
 };
 
-/* The human summary: latencytest line, percentile table, histogram, phases. */
-void al_report_text(const struct al_result *r, const struct al_text_opts *o, FILE *f);
+/*
+ * The human summary of a run document (audiolat.run/2, or /1): the
+ * latencytest line, the percentile table, phases, xruns, spikes, the
+ * histogram. What `audiolat run` and `audiolat show` print.
+ */
+void al_report_run_text(const json_t *doc, const struct al_text_opts *o, FILE *f);
 
-/* The one plain closing line: "summary: backend=sim ... result=PASS". */
-void al_report_summary_line(const struct al_result *r, const char *verdict, FILE *f);
+/* The one plain closing line: "summary: backend=sim ... result=PASS" ("-": not measured). */
+void al_report_summary_line(const json_t *doc, const char *verdict, FILE *f);
+
+/* A throughput figure with an SI prefix: 2.33e9 "B/s" -> "2.33 GB/s", 354694 "1/s" -> "355 k/s". */
+void al_format_si(double v, const char *unit, char *buf, size_t size);
 
 /*
  * A JSON string from text that came from outside (hostnames, command
@@ -28,7 +38,16 @@ void al_report_summary_line(const struct al_result *r, const char *verdict, FILE
  */
 json_t *al_json_text(const char *s);
 
-/* The audiolat.run/1 document (see docs/json.md); NULL on ENOMEM. */
+/*
+ * A histogram's summary {count, min, mean, stddev, p50 ... max, overflow,
+ * underflow, negative} (figures null when empty) and its sparse buckets
+ * {count, overflow, underflow, negative, buckets: [[low_ns, high_ns,
+ * count], ...]} in ascending order, negative ones first (docs/json.md).
+ */
+json_t *al_json_summary(const struct al_hist *h);
+json_t *al_json_histogram(const struct al_hist *h);
+
+/* The audiolat.run/2 document (see docs/json.md); NULL on ENOMEM. */
 json_t *al_report_json(const struct al_result *r);
 
 #endif

@@ -1,92 +1,148 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The text report of a run, rendered from its document (audiolat.run/2,
+ * or /1 whose wake latencies are per wake-up): `audiolat run` and
+ * `audiolat show` print the same thing.
+ */
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/clock.h"
-#include "core/stats.h"
+#include "core/text.h"
 #include "core/units.h"
+#include "doc.h"
 #include "report.h"
 
 #define BAR_WIDTH 40
 #define XRUNS_SHOWN 10
 #define SPIKES_SHOWN 5
 
-static double
-ms(int64_t ns)
+/* The name a text from a document may be printed under: control characters become '?'. */
+static const char *
+safe(const char *s, char *buf, size_t size)
 {
-	return (double)ns / AL_NS_PER_MS;
+	al_text_term_safe(s ? s : "-", buf, size, size);
+	return buf;
 }
 
-static double
-us(int64_t ns)
-{
-	return (double)ns / AL_NS_PER_US;
-}
-
-/* The line a latencytest user recognises. */
+/* "1.234 ms" or "-" for what is not a number in the document. */
 static void
-latencytest_line(const struct al_result *r, const struct al_period_stats *st, FILE *f)
+fmt_ms(const json_t *o, const char *path, char *buf, size_t size)
 {
-	fprintf(f, "max latency=%.3f ms  factor=%.1f %% of buffer  1MS factor=%.3f  "
-		   "2MS factor=%.3f  xruns=%" PRIu64 "\n",
-		ms(st->interval_ns.count ? st->interval_ns.max_ns : 0),
-		al_stats_max_interval_pct(st, r->buffer_ns), al_stats_within_pct(st, 1),
-		al_stats_within_pct(st, 2), st->xruns);
+	const json_t *v = al_doc_get(o, path);
+
+	if (json_is_integer(v))
+		snprintf(buf, size, "%.3f ms", (double)json_integer_value(v) / AL_NS_PER_MS);
+	else
+		snprintf(buf, size, "-");
 }
 
 static void
-percentile_row(const char *name, const struct al_hist *h, FILE *f)
+fmt_real(const json_t *o, const char *path, const char *fmt, char *buf, size_t size)
 {
-	struct al_summary s;
+	const json_t *v = al_doc_get(o, path);
 
-	al_stats_summarize(h, &s);
-	if (!s.count) {
+	if (json_is_number(v))
+		snprintf(buf, size, fmt, json_number_value(v));
+	else
+		snprintf(buf, size, "-");
+}
+
+/* The line a latencytest user recognises; "max latency" is the per-period wake latency. */
+static void
+latencytest_line(const json_t *doc, const json_t *st, FILE *f)
+{
+	char lat[32], pct[32], itv[32], f1[32], f2[32];
+
+	fmt_ms(st, "wake_latency_ns.max", lat, sizeof(lat));
+	if (al_doc_per_period(doc))
+		fmt_real(st, "max_latency_pct_of_buffer", "%.1f", pct, sizeof(pct));
+	else /* a /1 document has the interval's share only */
+		fmt_real(st, "max_interval_pct_of_buffer", "%.1f", pct, sizeof(pct));
+	fmt_ms(st, "interval_ns.max", itv, sizeof(itv));
+	fmt_real(st, "within_1ms_pct", "%.3f", f1, sizeof(f1));
+	fmt_real(st, "within_2ms_pct", "%.3f", f2, sizeof(f2));
+	fprintf(f, "max latency=%s  factor=%s %% of buffer  max interval=%s  1MS factor=%s  "
+		   "2MS factor=%s  xruns=%" PRId64 "\n",
+		lat, pct, itv, f1, f2, al_doc_int(st, "xruns", 0));
+}
+
+static void
+percentile_row(const char *name, const json_t *s, FILE *f)
+{
+	static const char *const cols[] = { "min", "mean", "p50", "p90", "p99", "p999", "p9999",
+					    "max" };
+	size_t c;
+
+	if (al_doc_int(s, "count", 0) <= 0) {
 		fprintf(f, "%-14s %10s\n", name, "-");
 		return;
 	}
-	fprintf(f, "%-14s %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f\n", name,
-		us(s.min_ns), us(s.mean_ns), us(s.p50_ns), us(s.p90_ns), us(s.p99_ns),
-		us(s.p999_ns), us(s.p9999_ns), us(s.max_ns));
+	fprintf(f, "%-14s", name);
+	for (c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
+		const json_t *v = json_object_get(s, cols[c]);
+
+		if (json_is_integer(v))
+			fprintf(f, " %10.1f", (double)json_integer_value(v) / AL_NS_PER_US);
+		else
+			fprintf(f, " %10s", "-");
+	}
+	fprintf(f, "\n");
 }
 
-/* Decade bins 1-2-5 from 1 us up to the first bin above max. */
+/* Decade bins 1-2-5 from 1 us up to the first bin above max; negatives in a row of their own. */
 static void
-ascii_histogram(const struct al_hist *h, FILE *f)
+ascii_histogram(const json_t *hist, const json_t *summary, FILE *f)
 {
 	static const int64_t steps[] = { 1, 2, 5 };
-	int64_t edges[64], counts[64], peak = 0;
-	int n = 0, i, b;
+	int64_t edges[64], counts[64], peak = 0, negative = 0;
+	int64_t max_ns = al_doc_int(summary, "max", 0), min_ns = al_doc_int(summary, "min", 0);
+	const json_t *b;
+	int n = 0, i;
+	size_t k;
 
-	if (!h->count)
+	if (al_doc_int(hist, "count", 0) <= 0)
 		return;
 	edges[n++] = 0;
 	for (int64_t dec = AL_NS_PER_US; n < 62; dec *= 10) {
 		for (i = 0; i < 3 && n < 62; i++)
 			edges[n++] = dec * steps[i];
-		if (edges[n - 1] > h->max_ns)
+		if (edges[n - 1] > max_ns)
 			break;
 	}
 	memset(counts, 0, sizeof(counts));
-	for (b = 0; b < AL_HIST_BUCKETS; b++) {
-		int64_t low = al_hist_bucket_low(b);
+	json_array_foreach(json_object_get(hist, "buckets"), k, b) {
+		int64_t low = json_integer_value(json_array_get(b, 0));
+		int64_t cnt = json_integer_value(json_array_get(b, 2));
 
-		if (!h->buckets[b])
+		if (low < 0) {
+			negative += cnt;
 			continue;
+		}
 		for (i = n - 1; i > 0 && edges[i] > low; i--)
 			;
-		counts[i] += (int64_t)h->buckets[b];
+		counts[i] += cnt;
 	}
-	counts[n - 2] += (int64_t)h->overflow;
+	negative += al_doc_int(hist, "underflow", 0);
+	counts[n - 2] += al_doc_int(hist, "overflow", 0);
 	for (i = 0; i < n; i++)
 		if (counts[i] > peak)
 			peak = counts[i];
+	if (negative > peak)
+		peak = negative;
 	fprintf(f, "wake latency histogram (log scale):\n");
+	if (negative)
+		fprintf(f, "  %10s   %-10s %12" PRId64 " |%.*s\n", "below 0", "", negative,
+			1 + (int)((BAR_WIDTH - 1) * log10((double)negative) /
+				  fmax(1.0, log10((double)peak))),
+			"########################################");
 	for (i = 0; i + 1 < n; i++) {
 		char lo[24], hi[24];
 		int width = 0;
 
-		if (!counts[i] && (edges[i] > h->max_ns || edges[i + 1] <= h->min_ns))
+		if (!counts[i] && (edges[i] > max_ns || edges[i + 1] <= min_ns))
 			continue;
 		al_format_duration(edges[i], lo, sizeof(lo));
 		al_format_duration(edges[i + 1], hi, sizeof(hi));
@@ -98,196 +154,333 @@ ascii_histogram(const struct al_hist *h, FILE *f)
 	}
 }
 
-static void
-phase_table(const struct al_result *r, FILE *f)
+/* 2.33e9 "B/s" -> "2.33 GB/s"; 354694 "1/s" -> "355 k/s". */
+void
+al_format_si(double v, const char *unit, char *buf, size_t size)
 {
+	static const char *const pfx[] = { "", "k", "M", "G", "T", "P" };
+	bool per = !strcmp(unit, "1/s");
+	int p = 0;
+
+	while (fabs(v) >= 1000 && p < 5) {
+		v /= 1000;
+		p++;
+	}
+	if (per)
+		snprintf(buf, size, "%.3g %s/s", v, pfx[p]);
+	else
+		snprintf(buf, size, "%.3g %s%s", v, pfx[p], unit);
+}
+
+static void
+phase_table(const json_t *doc, FILE *f)
+{
+	const json_t *phases = json_object_get(doc, "phases"), *ph, *m;
+	char name[80], load[600], err[200], lat[32], pct[32], f1[32], f2[32], si[48];
+	const char *key;
 	size_t i;
 
 	fprintf(f, "\n%-16s %9s %10s %9s %9s %9s %6s %6s %10s  %s\n", "phase", "periods",
 		"max [ms]", "%buffer", "1MS", "2MS", "xruns", "lost", "p99 [us]", "load");
-	for (i = 0; i < r->n_phases; i++) {
-		const struct al_phase *ph = &r->phases[i];
-		const struct al_period_stats *st = &ph->stats;
+	json_array_foreach(phases, i, ph) {
+		const json_t *p99 = al_doc_get(ph, "wake_latency_ns.p99");
+		char p99s[32];
 
-		fprintf(f, "%-16s %9" PRIu64 " %10.3f %9.1f %9.3f %9.3f %6" PRIu64 " %6" PRIu64
-			   " %10.1f  %s%s%s\n",
-			ph->name, st->periods,
-			ms(st->interval_ns.count ? st->interval_ns.max_ns : 0),
-			al_stats_max_interval_pct(st, r->buffer_ns), al_stats_within_pct(st, 1),
-			al_stats_within_pct(st, 2), st->xruns, st->lost_periods,
-			us(al_hist_quantile(&st->wake_ns, 0.99)), ph->load,
-			ph->error[0] ? "  FAILED: " : "", ph->error);
-		for (int m = 0; m < ph->n_throughput; m++)
-			fprintf(f, "%-16s   %s=%.6g %s\n", "", ph->throughput[m].name,
-				ph->throughput[m].value, ph->throughput[m].unit);
+		if (json_is_integer(p99))
+			snprintf(p99s, sizeof(p99s), "%.1f",
+				 (double)json_integer_value(p99) / AL_NS_PER_US);
+		else
+			snprintf(p99s, sizeof(p99s), "-");
+		lat[0] = '\0';
+		if (json_is_integer(al_doc_get(ph, "wake_latency_ns.max")))
+			snprintf(lat, sizeof(lat), "%.3f",
+				 (double)al_doc_int(ph, "wake_latency_ns.max", 0) / AL_NS_PER_MS);
+		else
+			snprintf(lat, sizeof(lat), "-");
+		fmt_real(ph, al_doc_per_period(doc) ? "max_latency_pct_of_buffer"
+						    : "max_interval_pct_of_buffer", "%.1f", pct,
+			 sizeof(pct));
+		fmt_real(ph, "within_1ms_pct", "%.3f", f1, sizeof(f1));
+		fmt_real(ph, "within_2ms_pct", "%.3f", f2, sizeof(f2));
+		fprintf(f, "%-16s %9" PRId64 " %10s %9s %9s %9s %6" PRId64 " %6" PRId64 " %10s  %s",
+			safe(al_doc_str(ph, "name", "?"), name, sizeof(name)),
+			al_doc_int(ph, "periods", 0), lat, pct, f1, f2, al_doc_int(ph, "xruns", 0),
+			al_doc_int(ph, "lost_periods", 0), p99s,
+			safe(al_doc_str(ph, "load", "none"), load, sizeof(load)));
+		if (al_doc_str(ph, "error", NULL))
+			fprintf(f, "  FAILED: %s", safe(al_doc_str(ph, "error", ""), err, sizeof(err)));
+		fprintf(f, "\n");
+		json_object_foreach((json_t *)json_object_get(ph, "throughput"), key, m) {
+			if (!json_is_number(json_object_get(m, "value")))
+				continue;
+			al_format_si(json_number_value(json_object_get(m, "value")),
+				     al_doc_str(m, "unit", ""), si, sizeof(si));
+			fprintf(f, "%-16s   %s=%s\n", "", safe(key, name, sizeof(name)), si);
+		}
 	}
 }
 
 /* The explained late wake-ups (--trace), worst first: what held the CPU. */
 static void
-spike_lines(const struct al_result *r, bool verbose, FILE *f)
+spike_lines(const json_t *doc, bool verbose, FILE *f)
 {
-	int order[AL_SPIKES_MAX], n = r->n_spikes < AL_SPIKES_MAX ? r->n_spikes : AL_SPIKES_MAX;
-	int shown = verbose ? n : (n < SPIKES_SHOWN ? n : SPIKES_SHOWN), i, j, k;
-	char lat[24], woken[24], on[24], dur[24];
+	const json_t *spikes = json_object_get(doc, "spikes"), *order[64], *s, *c;
+	size_t n = json_array_size(spikes), shown, i, j, k;
+	char lat[24], woken[24], on[24], dur[24], name[64];
 
+	if (n > 64)
+		n = 64;
 	for (i = 0; i < n; i++) {
-		for (j = i; j > 0 && r->spikes[order[j - 1]].latency_ns < r->spikes[i].latency_ns; j--)
+		s = json_array_get(spikes, i);
+		for (j = i; j > 0 && al_doc_int(order[j - 1], "latency_ns", 0) <
+					     al_doc_int(s, "latency_ns", 0); j--)
 			order[j] = order[j - 1];
-		order[j] = i;
+		order[j] = s;
 	}
-	fprintf(f, "\nlate wake-ups explained (%d", n);
-	if (r->spikes_dropped)
-		fprintf(f, ", %" PRIu64 " more not explained", r->spikes_dropped);
+	shown = verbose ? n : (n < SPIKES_SHOWN ? n : SPIKES_SHOWN);
+	fprintf(f, "\nlate wake-ups explained (%zu", n);
+	if (al_doc_int(doc, "spikes_dropped", 0))
+		fprintf(f, ", %" PRId64 " more not explained", al_doc_int(doc, "spikes_dropped", 0));
 	fprintf(f, "), worst first:\n");
 	for (i = 0; i < shown; i++) {
-		const struct al_spike *s = &r->spikes[order[i]];
+		int64_t latency_ns = al_doc_int(order[i], "latency_ns", 0);
 
-		al_format_duration(s->latency_ns, lat, sizeof(lat));
+		s = order[i];
+		al_format_duration(latency_ns, lat, sizeof(lat));
 		snprintf(woken, sizeof(woken), "?");
 		snprintf(on, sizeof(on), "?");
-		if (s->woken_ns >= 0)
-			al_format_duration(s->woken_ns, woken, sizeof(woken));
-		if (s->switched_in_ns >= 0)
-			al_format_duration(s->switched_in_ns, on, sizeof(on));
+		if (json_is_integer(json_object_get(s, "woken_ns")))
+			al_format_duration(al_doc_int(s, "woken_ns", 0), woken, sizeof(woken));
+		if (json_is_integer(json_object_get(s, "switched_in_ns")))
+			al_format_duration(al_doc_int(s, "switched_in_ns", 0), on, sizeof(on));
 		fprintf(f, "  at %.3f s: %s late; woken after %s, on the CPU after %s%s\n",
-			(double)s->t_ns / AL_NS_PER_SEC, lat, woken, on,
-			s->truncated ? " (events lost: may be incomplete)" : "");
-		for (k = 0; k < s->n_causes && k < AL_SPIKE_CAUSES; k++) {
-			const struct al_cause *c = &s->causes[k];
+			(double)al_doc_int(s, "t_ns", 0) / AL_NS_PER_SEC, lat, woken, on,
+			al_doc_bool(s, "truncated", false) ? " (events lost: may be incomplete)" : "");
+		json_array_foreach(json_object_get(s, "causes"), k, c) {
+			const char *kind = al_doc_str(c, "kind", "?");
+			int64_t d_ns = al_doc_int(c, "duration_ns", 0), pid = al_doc_int(c, "pid", -1);
 
-			al_format_duration(c->duration_ns, dur, sizeof(dur));
-			fprintf(f, "    %5.1f %%  %10s  %-10s %s", s->latency_ns > 0 ?
-				100.0 * (double)c->duration_ns / (double)s->latency_ns : 0.0,
-				dur, c->kind, c->name);
-			if (c->pid >= 0 && (!strcmp(c->kind, "task") || !strcmp(c->kind, "self")))
-				fprintf(f, " (pid %d)", c->pid);
-			else if (c->pid >= 0 && !strcmp(c->kind, "irq"))
-				fprintf(f, " (irq %d)", c->pid);
+			al_format_duration(d_ns, dur, sizeof(dur));
+			fprintf(f, "    %5.1f %%  %10s  %-10s %s", latency_ns > 0 ?
+				100.0 * (double)d_ns / (double)latency_ns : 0.0, dur, kind,
+				safe(al_doc_str(c, "name", "?"), name, sizeof(name)));
+			if (pid >= 0 && (!strcmp(kind, "task") || !strcmp(kind, "self")))
+				fprintf(f, " (pid %" PRId64 ")", pid);
+			else if (pid >= 0 && !strcmp(kind, "irq"))
+				fprintf(f, " (irq %" PRId64 ")", pid);
 			fprintf(f, "\n");
 		}
 	}
 	if (shown < n)
-		fprintf(f, "... %d more (-v lists them all)\n", n - shown);
+		fprintf(f, "... %zu more (-v lists them all)\n", n - shown);
 }
 
 /* A real device: what it gave (and what was asked when that differs), its clocks, DSP load. */
 static void
-device_lines(const struct al_result *r, FILE *f)
+device_lines(const json_t *doc, FILE *f)
 {
-	const struct al_config *c = &r->cfg;
-	const struct al_backend_info *b = &r->backend;
+	const json_t *c = json_object_get(doc, "config"), *b = json_object_get(doc, "backend");
+	char buf[256];
+	int64_t req_rate = al_doc_int(c, "requested_rate", 0);
 
-	if (b->detail[0])
-		fprintf(f, "device: %s\n", b->detail);
-	if (c->req_rate_hz && (c->req_rate_hz != c->rate_hz || c->req_period_frames !=
-			       c->period_frames || c->req_periods != c->periods))
-		fprintf(f, "device gave %" PRId64 " Hz, %d x %" PRId64 " frames (asked %" PRId64
-			   " Hz, %d x %" PRId64 " frames)\n", c->rate_hz, c->periods,
-			c->period_frames, c->req_rate_hz, c->req_periods, c->req_period_frames);
-	if (b->clock[0])
-		fprintf(f, "clock: %s\n", b->clock);
-	if (b->dsp_load_valid)
-		fprintf(f, "JACK DSP load: mean %.1f %%, max %.1f %%\n", b->dsp_load_mean_pct,
-			b->dsp_load_max_pct);
-	if (b->xrun_fallback)
-		fprintf(f, "xrun durations: %" PRIu64 " from the device's stamps, %" PRIu64
-			   " from the pointers (stamps rejected: %s)\n", b->xrun_stamped,
-			b->xrun_fallback, b->xrun_reject);
+	if (al_doc_str(b, "detail", NULL))
+		fprintf(f, "device: %s\n", safe(al_doc_str(b, "detail", ""), buf, sizeof(buf)));
+	if (req_rate && (req_rate != al_doc_int(c, "rate", 0) ||
+			 al_doc_int(c, "requested_period_frames", 0) != al_doc_int(c, "period_frames", 0) ||
+			 al_doc_int(c, "requested_periods", 0) != al_doc_int(c, "periods", 0)))
+		fprintf(f, "device gave %" PRId64 " Hz, %" PRId64 " x %" PRId64 " frames (asked %"
+			   PRId64 " Hz, %" PRId64 " x %" PRId64 " frames)\n",
+			al_doc_int(c, "rate", 0), al_doc_int(c, "periods", 0),
+			al_doc_int(c, "period_frames", 0), req_rate,
+			al_doc_int(c, "requested_periods", 0), al_doc_int(c, "requested_period_frames", 0));
+	if (al_doc_str(b, "clock", NULL))
+		fprintf(f, "clock: %s\n", safe(al_doc_str(b, "clock", ""), buf, sizeof(buf)));
+	if (json_is_number(json_object_get(b, "dsp_load_mean_pct")))
+		fprintf(f, "JACK DSP load: mean %.1f %%, max %.1f %%\n",
+			al_doc_real(b, "dsp_load_mean_pct", 0), al_doc_real(b, "dsp_load_max_pct", 0));
+	if (al_doc_int(b, "xrun_durations.fallback", 0))
+		fprintf(f, "xrun durations: %" PRId64 " from the device's stamps, %" PRId64
+			   " from the pointers (stamps rejected: %s)\n",
+			al_doc_int(b, "xrun_durations.from_stamps", 0),
+			al_doc_int(b, "xrun_durations.fallback", 0),
+			safe(al_doc_str(b, "xrun_durations.last_reject", "?"), buf, sizeof(buf)));
+}
+
+static void
+check_line(const json_t *doc, FILE *f)
+{
+	static const char *const status[4] = { "ok", "warn", "fail", "skip" };
+	const json_t *checks = al_doc_get(doc, "system.checks.checks"), *k;
+	char id[40];
+	size_t i;
+
+	if (!json_is_array(checks) || !json_array_size(checks))
+		return;
+	fprintf(f, "system check: ok=%" PRId64 " warn=%" PRId64 " fail=%" PRId64 " skip=%" PRId64,
+		al_doc_int(doc, "system.checks.ok", 0), al_doc_int(doc, "system.checks.warn", 0),
+		al_doc_int(doc, "system.checks.fail", 0), al_doc_int(doc, "system.checks.skip", 0));
+	/* name what is not ok; `audiolat check` says how to fix it */
+	for (int s = 2; s >= 1; s--) {
+		if (!al_doc_int(doc, s == 2 ? "system.checks.fail" : "system.checks.warn", 0))
+			continue;
+		fprintf(f, "  %s:", status[s]);
+		json_array_foreach(checks, i, k)
+			if (!strcmp(al_doc_str(k, "status", ""), status[s]))
+				fprintf(f, " %s", safe(al_doc_str(k, "id", "?"), id, sizeof(id)));
+	}
+	fprintf(f, "\n");
+}
+
+/* What a reader must know about the wake latencies: estimated boundaries, negatives, the view. */
+static void
+wake_notes(const json_t *doc, const json_t *st, FILE *f)
+{
+	const json_t *b = json_object_get(doc, "backend");
+	int64_t total = al_doc_int(b, "boundaries.total", 0);
+	int64_t est = al_doc_int(b, "boundaries.estimated", 0);
+	int64_t neg = al_doc_int(st, "wake_latency_ns.negative", 0);
+	int64_t missed = al_doc_int(st, "missed_periods", 0);
+	char buf[200];
+
+	if (!al_doc_per_period(doc)) {
+		fprintf(f, "(an audiolat.run/1 result: its wake latencies count wake-ups only, not "
+			   "the periods a stall swallowed)\n");
+		return;
+	}
+	if (missed > 0)
+		fprintf(f, "wake latency counts every period due: the %" PRId64 " missed ones count "
+			   "until the thread was next seen running; per wake-up counts wake-ups "
+			   "only (as cyclictest)\n", missed);
+	if (total > 0 && est > 0)
+		fprintf(f, "wake latency: %" PRId64 " of %" PRId64 " boundaries estimated (%s)\n",
+			est, total, safe(al_doc_str(b, "boundaries.how", "?"), buf, sizeof(buf)));
+	if (neg > 0)
+		fprintf(f, "wake latency: %" PRId64 " negative (%s)\n", neg,
+			safe(al_doc_str(b, "negative_cause", "the boundary was estimated late"), buf,
+			     sizeof(buf)));
+}
+
+static void
+xrun_lines(const json_t *doc, bool verbose, FILE *f)
+{
+	const json_t *events = json_object_get(doc, "xrun_events"), *e;
+	size_t n = json_array_size(events), shown, i;
+	bool capture = al_doc_bool(doc, "config.capture", false);
+	bool phased = json_array_size(json_object_get(doc, "phases")) > 1;
+	char phase[80];
+
+	if (!n)
+		return;
+	shown = verbose ? n : (n < XRUNS_SHOWN ? n : XRUNS_SHOWN);
+	fprintf(f, "\n");
+	for (i = 0; i < shown; i++) {
+		e = json_array_get(events, i);
+		fprintf(f, "%s!!! (at least %.3f ms long) at %.3f s, %" PRId64 " period(s) lost%s%s\n",
+			capture ? "overrun" : "underrun",
+			(double)al_doc_int(e, "duration_ns", 0) / AL_NS_PER_MS,
+			(double)al_doc_int(e, "t_ns", 0) / AL_NS_PER_SEC,
+			al_doc_int(e, "lost_periods", 0), phased ? ", phase " : "",
+			phased ? safe(al_doc_str(e, "phase", "?"), phase, sizeof(phase)) : "");
+	}
+	if (shown < n)
+		fprintf(f, "... %zu more xruns (-v lists them all)\n", n - shown);
 }
 
 void
-al_report_text(const struct al_result *r, const struct al_text_opts *o, FILE *f)
+al_report_run_text(const json_t *doc, const struct al_text_opts *o, FILE *f)
 {
-	const struct al_period_stats *st = &r->total;
-	size_t n_ev = atomic_load(&r->n_xrun_events), i, shown;
-	char margin[32];
+	const json_t *st = json_object_get(doc, "total"), *c = json_object_get(doc, "config"), *w;
+	const json_t *phases = json_object_get(doc, "phases");
+	char margin[32], buf[256];
+	bool per_period = al_doc_per_period(doc);
+	size_t i;
 
-	fprintf(f, "backend=%s rate=%" PRId64 " Hz  %d x %" PRId64 " frames  period=%.3f ms  "
-		   "buffer=%.3f ms  cpu load=%d %%  %s\n",
-		r->cfg.backend, r->cfg.rate_hz, r->cfg.periods, r->cfg.period_frames,
-		ms(r->period_ns), ms(r->buffer_ns), r->cfg.cpu_load_pct,
-		r->realtime ? "SCHED_FIFO" : "SCHED_OTHER (not real-time)");
-	if (r->realtime)
-		fprintf(f, "priority=%d  ", r->priority);
-	fprintf(f, "kernel %s (preempt: %s)  duration=%.3f s%s\n", r->sys.release, r->sys.preempt,
-		(double)r->duration_ns / AL_NS_PER_SEC, r->interrupted ? "  (interrupted)" : "");
-	device_lines(r, f);
-	if (r->n_checks) {
-		static const char *const status[4] = { "ok", "warn", "fail", "skip" };
-		int n[4] = { 0 };
-
-		for (i = 0; i < (size_t)r->n_checks; i++)
-			for (int k = 0; k < 4; k++)
-				n[k] += !strcmp(r->checks[i].status, status[k]);
-		fprintf(f, "system check: ok=%d warn=%d fail=%d skip=%d", n[0], n[1], n[2], n[3]);
-		/* name what is not ok; `audiolat check` says how to fix it */
-		for (int k = 2; k >= 1; k--) {
-			if (!n[k])
-				continue;
-			fprintf(f, "  %s:", status[k]);
-			for (i = 0; i < (size_t)r->n_checks; i++)
-				if (!strcmp(r->checks[i].status, status[k]))
-					fprintf(f, " %s", r->checks[i].id);
-		}
-		fprintf(f, "\n");
-	}
-	for (i = 0; i < (size_t)r->n_warnings; i++)
-		fprintf(f, "warning: %s\n", r->warnings[i]);
+	fprintf(f, "backend=%s rate=%" PRId64 " Hz  %" PRId64 " x %" PRId64 " frames  period=%.3f ms  "
+		   "buffer=%.3f ms  cpu load=%" PRId64 " %%  %s\n",
+		safe(al_doc_str(c, "backend", "?"), buf, sizeof(buf)), al_doc_int(c, "rate", 0),
+		al_doc_int(c, "periods", 0), al_doc_int(c, "period_frames", 0),
+		(double)al_doc_int(c, "period_ns", 0) / AL_NS_PER_MS,
+		(double)al_doc_int(c, "buffer_ns", 0) / AL_NS_PER_MS, al_doc_int(c, "cpu_load_pct", 0),
+		al_doc_bool(doc, "realtime", false) ? "SCHED_FIFO" : "SCHED_OTHER (not real-time)");
+	if (al_doc_bool(doc, "realtime", false))
+		fprintf(f, "priority=%" PRId64 "  ", al_doc_int(doc, "priority", 0));
+	fprintf(f, "kernel %s", safe(al_doc_str(doc, "system.kernel_release", "?"), buf, sizeof(buf)));
+	fprintf(f, " (preempt: %s)  duration=%.3f s%s\n",
+		safe(al_doc_str(doc, "system.preempt", "?"), buf, sizeof(buf)),
+		(double)al_doc_int(doc, "duration_ns", 0) / AL_NS_PER_SEC,
+		al_doc_bool(doc, "interrupted", false) ? "  (interrupted)" : "");
+	device_lines(doc, f);
+	check_line(doc, f);
+	json_array_foreach(json_object_get(doc, "warnings"), i, w)
+		fprintf(f, "warning: %s\n", safe(json_string_value(w), buf, sizeof(buf)));
 	fprintf(f, "\n");
-	latencytest_line(r, st, f);
-	if (st->min_margin_ns == INT64_MAX)
-		snprintf(margin, sizeof(margin), "-");
+	latencytest_line(doc, st, f);
+	if (json_is_integer(json_object_get(st, "min_margin_ns")))
+		al_format_duration(al_doc_int(st, "min_margin_ns", 0), margin, sizeof(margin));
 	else
-		al_format_duration(st->min_margin_ns, margin, sizeof(margin));
-	fprintf(f, "periods=%" PRIu64 "  missed periods=%" PRIu64 "  lost periods=%" PRIu64
-		   "  min margin=%s\n\n",
-		st->periods, st->missed_periods, st->lost_periods, margin);
+		snprintf(margin, sizeof(margin), "-");
+	if (per_period)
+		fprintf(f, "periods=%" PRId64 "  wake-ups=%" PRId64 "  missed periods=%" PRId64
+			   "  lost periods=%" PRId64 "  min margin=%s\n\n",
+			al_doc_int(st, "periods", 0), al_doc_int(st, "wakeups", 0),
+			al_doc_int(st, "missed_periods", 0), al_doc_int(st, "lost_periods", 0), margin);
+	else
+		fprintf(f, "periods=%" PRId64 "  missed periods=%" PRId64 "  lost periods=%" PRId64
+			   "  min margin=%s\n\n",
+			al_doc_int(st, "periods", 0), al_doc_int(st, "missed_periods", 0),
+			al_doc_int(st, "lost_periods", 0), margin);
 	fprintf(f, "%-14s %10s %10s %10s %10s %10s %10s %10s %10s\n", "[us]", "min", "mean",
 		"p50", "p90", "p99", "p99.9", "p99.99", "max");
-	percentile_row("wake latency", &st->wake_ns, f);
-	percentile_row("interval", &st->interval_ns, f);
-	percentile_row("work", &st->work_ns, f);
-	if (r->n_phases > 1)
-		phase_table(r, f);
-	else if (r->n_phases == 1 && r->phases[0].error[0])
-		fprintf(f, "load FAILED: %s\n", r->phases[0].error);
-	if (n_ev) {
-		shown = (o && o->verbose) ? n_ev : (n_ev < XRUNS_SHOWN ? n_ev : XRUNS_SHOWN);
-		fprintf(f, "\n");
-		for (i = 0; i < shown; i++) {
-			const struct al_xrun_event *e = &r->xrun_events[i];
-
-			fprintf(f, "%s!!! (at least %.3f ms long) at %.3f s, %" PRId64
-				   " period(s) lost%s%s\n",
-				r->cfg.capture ? "overrun" : "underrun", ms(e->duration_ns), (double)e->t_ns / AL_NS_PER_SEC, e->lost_periods,
-				r->n_phases > 1 ? ", phase " : "",
-				r->n_phases > 1 ? r->phases[e->phase].name : "");
-		}
-		if (shown < n_ev)
-			fprintf(f, "... %zu more xruns (-v lists them all)\n", n_ev - shown);
-	}
-	if (r->n_spikes > 0)
-		spike_lines(r, o && o->verbose, f);
+	percentile_row("wake latency", json_object_get(st, "wake_latency_ns"), f);
+	if (per_period)
+		percentile_row("  per wake-up", json_object_get(st, "wake_latency_per_wakeup_ns"), f);
+	percentile_row("interval", json_object_get(st, "interval_ns"), f);
+	percentile_row("work", json_object_get(st, "work_ns"), f);
+	wake_notes(doc, st, f);
+	if (json_array_size(phases) > 1)
+		phase_table(doc, f);
+	else if (al_doc_str(json_array_get(phases, 0), "error", NULL))
+		fprintf(f, "load FAILED: %s\n",
+			safe(al_doc_str(json_array_get(phases, 0), "error", ""), buf, sizeof(buf)));
+	xrun_lines(doc, o && o->verbose, f);
+	if (json_array_size(json_object_get(doc, "spikes")))
+		spike_lines(doc, o && o->verbose, f);
 	if (!(o && o->no_histogram)) {
 		fprintf(f, "\n");
-		ascii_histogram(&st->wake_ns, f);
+		ascii_histogram(al_doc_get(st, "histogram.wake_latency_ns"),
+				json_object_get(st, "wake_latency_ns"), f);
 	}
 }
 
-void
-al_report_summary_line(const struct al_result *r, const char *verdict, FILE *f)
+/* key=N, or key=- when the document has no number there (not measured). */
+static void
+kv(FILE *f, const char *key, const json_t *o, const char *path)
 {
-	const struct al_period_stats *st = &r->total;
-	struct al_summary w;
+	const json_t *v = al_doc_get(o, path);
 
-	al_stats_summarize(&st->wake_ns, &w);
-	fprintf(f, "summary: backend=%s rate=%" PRId64 " period=%" PRId64 " periods=%d samples=%"
-		   PRIu64 " min_ns=%" PRId64 " p50_ns=%" PRId64 " p99_ns=%" PRId64 " max_ns=%"
-		   PRId64 " max_interval_ns=%" PRId64 " xruns=%" PRIu64 " lost_periods=%" PRIu64
-		   " result=%s\n",
-		r->cfg.backend, r->cfg.rate_hz, r->cfg.period_frames, r->cfg.periods, w.count,
-		w.min_ns, w.p50_ns, w.p99_ns, w.max_ns,
-		st->interval_ns.count ? st->interval_ns.max_ns : 0, st->xruns, st->lost_periods,
-		verdict);
+	if (json_is_integer(v))
+		fprintf(f, " %s=%" PRId64, key, (int64_t)json_integer_value(v));
+	else
+		fprintf(f, " %s=-", key);
+}
+
+void
+al_report_summary_line(const json_t *doc, const char *verdict, FILE *f)
+{
+	const json_t *st = json_object_get(doc, "total"), *c = json_object_get(doc, "config");
+	char buf[64];
+
+	fprintf(f, "summary: backend=%s", safe(al_doc_str(c, "backend", "?"), buf, sizeof(buf)));
+	kv(f, "rate", c, "rate");
+	kv(f, "period", c, "period_frames");
+	kv(f, "periods", c, "periods");
+	kv(f, "samples", st, "wake_latency_ns.count");
+	kv(f, "min_ns", st, "wake_latency_ns.min");
+	kv(f, "p50_ns", st, "wake_latency_ns.p50");
+	kv(f, "p99_ns", st, "wake_latency_ns.p99");
+	kv(f, "max_ns", st, "wake_latency_ns.max");
+	kv(f, "max_interval_ns", st, "interval_ns.max");
+	kv(f, "xruns", st, "xruns");
+	kv(f, "lost_periods", st, "lost_periods");
+	fprintf(f, " result=%s\n", verdict);
 }

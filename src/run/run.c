@@ -36,6 +36,7 @@ struct run_ctx {
 	int thread_rc;
 	atomic_int cb_error;  /* a callback-mode backend's stream died (-errno) */
 	int64_t prev_wake_ns; /* audio thread only */
+	bool callback;        /* the backend delivers periods from its own thread */
 	struct al_period_hooks hooks; /* callback-mode backends */
 	struct al_spikes spikes;      /* --trace */
 };
@@ -62,16 +63,27 @@ period_record(void *ctx, const struct al_wake *w, int64_t work_start_ns, int64_t
 		.wake_ns = w->wake_ns,
 		.prev_wake_ns = c->prev_wake_ns,
 		.work_ns = work_end_ns - work_start_ns,
+		.seen_ns = work_end_ns,
 		.margin_ns = wi->margin_ns,
-		/* boundaries after ours that passed before the write */
-		.missed = work_end_ns > w->boundary_ns
+		.missed_before = wi->missed_before,
+		/*
+		 * Wait/write backends fill every period of space at the write:
+		 * the boundaries after ours that passed during the work had no
+		 * wake-up of their own. A callback backend's server counts them
+		 * (missed_before of the next cycle).
+		 */
+		.missed = !c->callback && work_end_ns > w->boundary_ns
 				  ? (work_end_ns - w->boundary_ns) / c->r->period_ns
 				  : 0,
 		.xrun_start_ns = wi->xrun_start_ns,
 		.xrun_ns = wi->xrun_ns,
 		.lost_periods = wi->lost_periods,
+		.xrun_source = wi->xrun_source,
 	};
 
+	/* the run ended: what a backend's thread still delivers is not part of it */
+	if (atomic_load_explicit(&c->stop, memory_order_relaxed))
+		return;
 	al_result_record(c->r, &s);
 	al_spikes_mark(&c->spikes, w->boundary_ns, w->wake_ns);
 	c->prev_wake_ns = w->wake_ns;
@@ -278,6 +290,9 @@ control(struct run_ctx *c)
 	for (i = 0; i < r->n_phases && go_on; i++) {
 		struct al_phase *ph = &r->phases[i];
 
+		/* the phase begins when its loads begin to start (their fork storm is theirs) */
+		ph->start_ns = al_clock_now_ns() - r->start_mono_ns;
+		atomic_store(&r->live.phase, (int)i);
 		loads = NULL;
 		if (o->n_phases && al_load_phase_start(&o->phases[i], o->load_opts, &loads, err,
 						       sizeof(err)) < 0) {
@@ -295,8 +310,6 @@ control(struct run_ctx *c)
 		 * a phase.
 		 */
 		phase_end_ns = o->n_phases ? now_ns + o->phases[i].duration_ns : end_ns;
-		ph->start_ns = now_ns - r->start_mono_ns;
-		atomic_store(&r->live.phase, (int)i);
 		go_on = run_until(c, phase_end_ns, loads, ph, &next_status_ns);
 		if (o->n_phases && al_load_phase_stop(loads, ph) < 0 && !ph->error[0])
 			snprintf(ph->error, sizeof(ph->error), "a load failed");
@@ -304,7 +317,11 @@ control(struct run_ctx *c)
 	}
 	/* an interrupted run keeps the phases it reached */
 	r->n_phases = i;
+	/* the end of the run: nothing after it is recorded (period_record) */
+	atomic_store(&c->stop, true);
 	r->duration_ns = al_clock_now_ns() - r->start_mono_ns;
+	if (i)
+		r->phases[i - 1].end_ns = r->duration_ns;
 }
 
 int
@@ -320,6 +337,7 @@ al_run(const struct al_run_opts *o, struct al_result *r)
 	c.ops = al_backend_find(cfg->backend);
 	if (!c.ops)
 		return -ENOENT;
+	c.callback = c.ops->start_cb != NULL;
 	if (c.ops->unavailable)
 		return -ENOTSUP;
 	rc = c.ops->probe(cfg);
@@ -375,11 +393,6 @@ al_run(const struct al_run_opts *o, struct al_result *r)
 	control(&c);
 	atomic_store(&c.stop, true);
 	pthread_join(thread, NULL);
-	if (atomic_load(&c.started) && r->n_phases) {
-		/* the audio thread may have recorded one more period after control() */
-		r->duration_ns = al_clock_now_ns() - r->start_mono_ns;
-		r->phases[r->n_phases - 1].end_ns = r->duration_ns;
-	}
 	al_spikes_finish(&c.spikes, r);
 	c.ops->stop(c.priv);
 	if (c.ops->info)

@@ -10,9 +10,15 @@
 #include <sqlite3.h>
 
 #include "core/clock.h"
+#include "core/result.h"
 #include "store-private.h"
 
-#define SCHEMA_RUN "audiolat.run/1"
+/* run/2 is written; run/1 (per wake-up statistics) is still read */
+static bool
+run_schema(const char *s)
+{
+	return !strcmp(s, AL_SCHEMA_RUN) || !strcmp(s, AL_SCHEMA_RUN_V1);
+}
 
 /* What the columns of one row are made of; strings borrowed from root. */
 struct doc_cols {
@@ -90,7 +96,8 @@ schema_ok(const char *s)
 	return *p == '\0' && strlen(s) < 64;
 }
 
-enum need { NEED_OBJ, NEED_STR, NEED_INT, NEED_NUM };
+/* a figure that was not measured is null (the _NULL kinds take it) */
+enum need { NEED_OBJ, NEED_STR, NEED_INT, NEED_NUM, NEED_INT_NULL, NEED_NUM_NULL };
 
 static const struct {
 	const char *path;
@@ -104,11 +111,11 @@ static const struct {
 	{ "total.periods", NEED_INT },
 	{ "total.xruns", NEED_INT },
 	{ "total.wake_latency_ns", NEED_OBJ },
-	{ "total.wake_latency_ns.max", NEED_INT },
-	{ "total.wake_latency_ns.p99", NEED_INT },
-	{ "total.max_interval_pct_of_buffer", NEED_NUM },
-	{ "total.within_1ms_pct", NEED_NUM },
-	{ "total.within_2ms_pct", NEED_NUM },
+	{ "total.wake_latency_ns.max", NEED_INT_NULL },
+	{ "total.wake_latency_ns.p99", NEED_INT_NULL },
+	{ "total.max_interval_pct_of_buffer", NEED_NUM_NULL },
+	{ "total.within_1ms_pct", NEED_NUM_NULL },
+	{ "total.within_2ms_pct", NEED_NUM_NULL },
 };
 
 static const char *const need_name[] = {
@@ -116,10 +123,12 @@ static const char *const need_name[] = {
 	[NEED_STR] = "a string",
 	[NEED_INT] = "an integer",
 	[NEED_NUM] = "a number",
+	[NEED_INT_NULL] = "an integer or null",
+	[NEED_NUM_NULL] = "a number or null",
 };
 
 static int
-check_run(json_t *root, char *err, size_t err_size)
+check_run(json_t *root, const char *schema, char *err, size_t err_size)
 {
 	size_t i;
 	json_t *j;
@@ -137,17 +146,23 @@ check_run(json_t *root, char *err, size_t err_size)
 		case NEED_INT:
 			ok = json_is_integer(j);
 			break;
+		case NEED_INT_NULL:
+			ok = json_is_integer(j) || json_is_null(j);
+			break;
+		case NEED_NUM_NULL:
+			ok = json_is_number(j) || json_is_null(j);
+			break;
 		default:
 			ok = json_is_number(j);
 			break;
 		}
 		if (!ok && !j) {
-			snprintf(err, err_size, "not a valid %s document: no %s (%s)", SCHEMA_RUN,
+			snprintf(err, err_size, "not a valid %s document: no %s (%s)", schema,
 				 run_required[i].path, need_name[run_required[i].need]);
 			return -EINVAL;
 		}
 		if (!ok) {
-			snprintf(err, err_size, "not a valid %s document: %s is not %s", SCHEMA_RUN,
+			snprintf(err, err_size, "not a valid %s document: %s is not %s", schema,
 				 run_required[i].path, need_name[run_required[i].need]);
 			return -EINVAL;
 		}
@@ -200,13 +215,13 @@ parse_doc(const char *text, size_t len, struct doc_cols *c, char *err, size_t er
 			 shown);
 		goto bad;
 	}
-	if (!strncmp(c->schema, "audiolat.run/", 13) && strcmp(c->schema, SCHEMA_RUN)) {
-		snprintf(err, err_size, "%s is not a version this audiolat reads (%s)", c->schema,
-			 SCHEMA_RUN);
+	if (!strncmp(c->schema, "audiolat.run/", 13) && !run_schema(c->schema)) {
+		snprintf(err, err_size, "%s is not a version this audiolat reads (%s, %s)",
+			 c->schema, AL_SCHEMA_RUN, AL_SCHEMA_RUN_V1);
 		goto bad;
 	}
-	if (!strcmp(c->schema, SCHEMA_RUN)) {
-		ret = check_run(root, err, err_size);
+	if (run_schema(c->schema)) {
+		ret = check_run(root, c->schema, err, err_size);
 		if (ret)
 			goto bad;
 		c->has_stats = true;

@@ -76,7 +76,7 @@ J="$T_TMP/run.json"
 t_exit 0 "a 1 s run exits 0" "$A" run -d 1s -q --json "$J"
 t_grep "$OUT" '^summary: backend=sim .* result=PASS$' "the summary line closes the run"
 t_true "the JSON parses" jq -e . "$J"
-t_true "schema is audiolat.run/1" jq -e '.schema == "audiolat.run/1"' "$J"
+t_true "schema is audiolat.run/2" jq -e '.schema == "audiolat.run/2"' "$J"
 for f in tool_version config system realtime started_at duration_ns interrupted total phases xrun_events; do
 	t_true "JSON has $f" jq -e "has(\"$f\")" "$J"
 done
@@ -113,12 +113,12 @@ t_true "timeseries: window maxima reach the run max" \
 
 # JSON on stdout is the only thing on stdout
 t_exit 0 "--json - exits 0" "$A" run -d 300ms --json -
-t_true "stdout is one JSON document" jq -e '.schema == "audiolat.run/1"' "$OUT"
+t_true "stdout is one JSON document" jq -e '.schema == "audiolat.run/2"' "$OUT"
 
 # the text report
 t_exit 0 "a text run exits 0" "$A" run -d 500ms -P 128 -n 2 -r 44100 -L 50
 cp "$ERR" "$T_TMP/text-run.err"
-t_grep "$OUT" '^max latency=[0-9.]+ ms  factor=[0-9.]+ % of buffer  1MS factor=[0-9.]+  2MS factor=[0-9.]+  xruns=[0-9]+$' "the latencytest summary line"
+t_grep "$OUT" '^max latency=[0-9.]+ ms  factor=[0-9.]+ % of buffer  max interval=[0-9.]+ ms  1MS factor=[0-9.]+  2MS factor=[0-9.]+  xruns=[0-9]+$' "the latencytest summary line"
 t_grep "$OUT" '^wake latency +[0-9.]+' "the percentile table"
 t_grep "$OUT" 'histogram' "the ASCII histogram"
 t_grep "$OUT" 'rate=44100 Hz  2 x 128 frames' "the configuration is printed"

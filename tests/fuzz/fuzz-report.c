@@ -8,7 +8,7 @@
  * al_doc_check() refuses the document; otherwise it succeeds, ends with
  * </html>, is valid UTF-8, and every '<' in it opens markup (text from the
  * document never does); the comparison is refused unless the document is
- * an audiolat.run/1 one, and then succeeds, compares the document with
+ * an audiolat.run/2 or /1 one, and then succeeds, compares the document with
  * itself as "no significant difference" or "not enough data" for every
  * statistic, and every interval holds its difference.
  */

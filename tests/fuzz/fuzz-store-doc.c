@@ -7,7 +7,7 @@
  * Checks: 0 or -EINVAL; on failure err is one non-empty terminated line
  * (or the input had a newline), with a small buffer as well, and the same
  * code either way; on success err is empty and the bytes are a JSON
- * object with a "schema" "audiolat.KIND/VERSION" (a run/1 with integer
+ * object with a "schema" "audiolat.KIND/VERSION" (a run/1 or /2 with integer
  * total.periods); an id parses exactly when the string is all digits and
  * fits, to the value strtoull gives.
  */
@@ -32,7 +32,7 @@ check_success(const uint8_t *data, size_t size)
 	schema = json_string_value(json_object_get(doc, "schema"));
 	FUZZ_CHECK(schema && !strncmp(schema, "audiolat.", 9) && strchr(schema, '/'),
 		   "accepted with schema '%s'", schema ? schema : "(none)");
-	if (!strcmp(schema, "audiolat.run/1")) {
+	if (!strcmp(schema, "audiolat.run/1") || !strcmp(schema, "audiolat.run/2")) {
 		total = json_object_get(doc, "total");
 		FUZZ_CHECK(json_is_integer(json_object_get(total, "periods")), "%s",
 			   "a run accepted without an integer total.periods");

@@ -212,7 +212,7 @@ check_run_sim() {
 	al_run -d 1s -q --json "$W/s.json" >"$W/out" 2>"$W/err"
 	expect_rc $? "audiolat run -b sim" 0
 	jcheck "$W/s.json" --arg r "$(uname -r)" --arg m "$(kernel_preempt)" <<'EOF'
-schema audiolat.run/1 @@ .schema == "audiolat.run/1"
+schema audiolat.run/2 @@ .schema == "audiolat.run/2"
 config.backend is sim @@ .config.backend == "sim"
 periods were measured @@ .total.periods > 0 and .total.wake_latency_ns.count > 0
 system.kernel_release is the guest's @@ .system.kernel_release == $r
@@ -264,7 +264,7 @@ ref_sim() {
 # jcheck lines: $be the backend, $dev the device; $ref[0] the sim run (a
 # backend may add keys, never drop one)
 # shellcheck disable=SC2016
-RUN_CHECKS='schema audiolat.run/1 @@ .schema == "audiolat.run/1"
+RUN_CHECKS='schema audiolat.run/2 @@ .schema == "audiolat.run/2"
 config.backend is the one asked for @@ .config.backend == $be
 config.device is the device asked for @@ .config.device == $dev
 periods were measured @@ .total.periods > 0 and .total.wake_latency_ns.count > 0

@@ -50,8 +50,8 @@ t_eq "the baseline values are the documents' own" \
 	"$(jq -r '.scopes[0].comparisons[0].statistics | map(.baseline_ns) | join(",")' "$T/cmp.json")" \
 	"$(jq -r '.total.wake_latency_ns | [.p50, .p99, .max] | join(",")' "$T/a.json")"
 t_eq "the rows carry the latencytest figures" \
-	"$(jq -r '.scopes[0].rows[2] | [.max_latency_ns, .max_interval_pct_of_buffer, .xruns] | join(",")' "$T/cmp.json")" \
-	"$(jq -r '.total | [.interval_ns.max, .max_interval_pct_of_buffer, .xruns] | join(",")' "$T/c.json")"
+	"$(jq -r '.scopes[0].rows[2] | [.max_latency_ns, .max_latency_pct_of_buffer, .max_interval_ns, .max_interval_pct_of_buffer, .xruns, .view] | join(",")' "$T/cmp.json")" \
+	"$(jq -r '.total | [.wake_latency_ns.max, .max_latency_pct_of_buffer, .interval_ns.max, .max_interval_pct_of_buffer, .xruns, "per period"] | join(",")' "$T/c.json")"
 t_eq "the method is recorded" "$(jq -c '.method | [.confidence, .resamples, .seed]' "$T/cmp.json")" \
 	'[0.95,4000,1]'
 "$AUDIOLAT" compare "$T/a.json" "$T/b.json" "$T/c.json" "$T/d.json" --json "$T/cmp2.json" -q
@@ -132,9 +132,9 @@ t_exit 2 "--json - and --html - together: usage error" \
 head -c 500 "$T/a.json" >"$T/cut.json"
 t_exit 1 "a truncated file: exit 1" "$AUDIOLAT" compare "$T/a.json" "$T/cut.json"
 t_grep "$ERR" "^audiolat compare: .*cut.json: line [0-9]+, column [0-9]+: " "... with line and column"
-echo '{"schema": "audiolat.run/2", "total": {}}' >"$T/v2.json"
+echo '{"schema": "audiolat.run/3", "total": {}}' >"$T/v2.json"
 t_exit 1 "a newer schema: exit 1" "$AUDIOLAT" compare "$T/a.json" "$T/v2.json"
-t_grep "$ERR" "v2.json: schema 'audiolat.run/2' is not audiolat.run/1, audiolat.midi/1 or audiolat.midi-loop/1" "... naming it"
+t_grep "$ERR" "v2.json: schema 'audiolat.run/3' is not audiolat.run/2, audiolat.run/1, audiolat.midi/1 or audiolat.midi-loop/1" "... naming it"
 t_exit 1 "a missing file: exit 1" "$AUDIOLAT" compare "$T/a.json" "$T/missing.json"
 t_exit 0 "--help" "$AUDIOLAT" compare --help
 t_grep "$OUT" "^usage: audiolat compare" "--help prints the usage"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * gen-result: a synthetic audiolat.run/1 document for the report and
+ * gen-result: a synthetic audiolat.run/2 document for the report and
  * compare tests. Periods are drawn from a seeded PRNG (log-normal wake
  * latency around --base-us, spread --sigma, times --scale per phase) and
  * recorded through the real results model (al_result_record) and JSON

@@ -68,7 +68,7 @@ if "$AUDIOLAT" midi analyze "$SMF" --interval 100ms --json "$T/midi.json" >/dev/
 		"$(xcount "$T/mixed.html" "//$(el section)[@class='result' or @class='result midi']")" 2
 	t_eq "... six plots (three of the run, three of the MIDI result): no overview for one run" "$(xcount "$T/mixed.html" "//$(el svg)")" 6
 	t_exit 1 "compare refuses a MIDI result" "$AUDIOLAT" compare "$T/plain.json" "$T/midi.json"
-	t_grep "$ERR" "midi.json: schema audiolat.midi/1: compare takes audiolat.run/1 results" \
+	t_grep "$ERR" "midi.json: schema audiolat.midi/1: compare takes audiolat.run results" \
 		"... saying why"
 else
 	t_skip "report of a MIDI result" "audiolat midi analyze did not run"
@@ -122,7 +122,7 @@ t_exit 1 "a truncated file: exit 1" "$AUDIOLAT" report "$T/cut.json" -o "$T/x.ht
 t_grep "$ERR" "cut.json: line [0-9]+, column [0-9]+: " "... with the line and column"
 echo '{"schema": "audiolat.check/1", "ok": 1}' >"$T/check.json"
 t_exit 1 "another schema: exit 1" "$AUDIOLAT" report "$T/check.json" -o "$T/x.html"
-t_grep "$ERR" "check.json: schema 'audiolat.check/1' is not audiolat.run/1, audiolat.midi/1 or audiolat.midi-loop/1" \
+t_grep "$ERR" "check.json: schema 'audiolat.check/1' is not audiolat.run/2, audiolat.run/1, audiolat.midi/1 or audiolat.midi-loop/1" \
 	"... saying what it is"
 echo '[1, 2]' >"$T/array.json"
 t_exit 1 "not an object: exit 1" "$AUDIOLAT" report "$T/array.json" -o "$T/x.html"

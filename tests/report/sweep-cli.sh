@@ -31,11 +31,11 @@ t_eq "the configurations in grid order" \
 	'[[64,2,2],[64,3,2],[128,2,2],[128,3,2]]'
 t_eq "each run is a full result of its configuration" \
 	"$(jq -c '[.configurations[] | .runs[] | [.schema, .config.period_frames, .config.periods, .config.cpu_load_pct]] | unique' "$T/s.json")" \
-	'[["audiolat.run/1",64,2,50],["audiolat.run/1",64,3,50],["audiolat.run/1",128,2,50],["audiolat.run/1",128,3,50]]'
+	'[["audiolat.run/2",64,2,50],["audiolat.run/2",64,3,50],["audiolat.run/2",128,2,50],["audiolat.run/2",128,3,50]]'
 t_eq "run's options reach every run (-d 1s)" \
 	"$(jq -c '[.configurations[].runs[].config.duration_ns] | unique' "$T/s.json")" '[1000000000]'
 t_eq "the min and max are over the runs" \
-	"$(jq -c '[.configurations[] | (.summary.max_latency_ns | [.min, .max]) == ([.runs[].total.interval_ns.max] | [min, max])] | unique' "$T/s.json")" \
+	"$(jq -c '[.configurations[] | (.summary.max_latency_ns | [.min, .max]) == ([.runs[].total.wake_latency_ns.max] | [min, max])] | unique' "$T/s.json")" \
 	'[true]'
 t_eq "the xruns are the runs' sum" \
 	"$(jq -c '[.configurations[] | .summary.xruns_total == ([.runs[].total.xruns] | add)] | unique' "$T/s.json")" \
@@ -45,7 +45,7 @@ t_grep <(jq -r '.configurations[0].runs[0].cmdline' "$T/s.json") \
 	"a run's command line reproduces it"
 
 t_exit 0 "--markdown, one configuration" "$AUDIOLAT" sweep -d 1s --no-db -q --markdown --html "$T/s.html"
-t_grep "$OUT" '^\| backend \| rate \| buffer \| max latency \[ms\] \| % of buffer \| 1MS factor \| 2MS factor \| p99 wake \[us\] \| max wake \[us\] \| xruns \| verdict \|$' \
+t_grep "$OUT" '^\| backend \| rate \| buffer \| max latency \[ms\] \| % of buffer \| 1MS factor \| 2MS factor \| p99 wake \[us\] \| max interval \[ms\] \| xruns \| verdict \|$' \
 	"a Markdown table"
 t_grep "$OUT" '^\| sim \| 48000 \| 3 x 64 = 4.000 ms \| ' "... with the row"
 t_eq "-q: no progress lines" "$(grep -c '^sweep \[' "$ERR")" 0
@@ -72,7 +72,7 @@ t_eq "SIGINT: the document says so, and no configuration after the first ran" \
 	"$(jq -c '[.interrupted, (.configurations | map(.runs_done) | .[1:])]' "$T/i.json")" \
 	'[true,[0,0]]'
 t_eq "SIGINT: the first run is kept, cut short (or complete)" \
-	"$(jq -c '[.configurations[0].runs[] | .schema == "audiolat.run/1" and (.interrupted or .duration_ns >= 3000000000)] | all' "$T/i.json")" \
+	"$(jq -c '[.configurations[0].runs[] | .schema == "audiolat.run/2" and (.interrupted or .duration_ns >= 3000000000)] | all' "$T/i.json")" \
 	true
 
 t_exit 2 "a bad list: usage error" "$AUDIOLAT" sweep --period 64,,128

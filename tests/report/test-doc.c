@@ -68,7 +68,7 @@ check_refuses_what_it_cannot_read(void **state)
 	d = parse("{\"schema\": \"audiolat.check/1\", \"total\": {}}");
 	assert_int_equal(al_doc_check(d, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err,
-			    "schema 'audiolat.check/1' is not audiolat.run/1, audiolat.midi/1 or audiolat.midi-loop/1");
+			    "schema 'audiolat.check/1' is not audiolat.run/2, audiolat.run/1, audiolat.midi/1 or audiolat.midi-loop/1");
 	json_decref(d);
 	/* an odd schema string is shown printable */
 	d = parse("{\"schema\": \"x\\u001b[2J\", \"total\": {}}");

@@ -60,7 +60,7 @@ mkdir -p "$N"
 t_exit 0 "run --no-db" env XDG_DATA_HOME="$N" HOME="$N" "$A" run -d 200ms --no-histogram --no-db --json "$T_TMP/nodb.json"
 t_true "--no-db: no file was created" test -z "$(ls -A "$N")"
 t_true "--no-db: no 'saved as' line" bash -c "! grep -q 'saved as' '$ERR'"
-t_true "--no-db: the JSON is still written" jq -e '.schema == "audiolat.run/1"' "$T_TMP/nodb.json"
+t_true "--no-db: the JSON is still written" jq -e '.schema == "audiolat.run/2"' "$T_TMP/nodb.json"
 
 # --- run option errors
 t_exit 2 "--label with a newline is a usage error" "$A" run -q --label $'a\nb'
@@ -131,7 +131,7 @@ t_grep "$ERR" 'no results saved yet' "and says nothing was saved yet"
 
 # --- show
 t_exit 0 "show 1" "$A" show --db "$DB" 1
-t_grep "$OUT" '^result 1: audiolat.run/1, saved ' "show: the header line"
+t_grep "$OUT" '^result 1: audiolat.run/2, saved ' "show: the header line"
 t_grep "$OUT" '^label: +patched kernel$' "show: the label"
 t_grep "$OUT" '^max latency=[0-9.]+ ms  factor=' "show: the latencytest line"
 t_grep "$OUT" '^wake latency +[0-9.]+' "show: the percentile table"
@@ -192,7 +192,7 @@ t_exit 1 "run into random bytes: exit 1" "$A" run -d 200ms -q --db "$T_TMP/rando
 t_grep "$ERR" '^audiolat: warning: results database .*random.db: not an SQLite database.*the result was not saved$' "a warning says it was not saved"
 t_result $([ "$(wc -l <"$ERR")" -eq 1 ] && echo 0 || echo 1) "one line on stderr"
 t_grep "$OUT" '^summary: ' "the run's summary is still printed"
-t_true "the run's JSON is still written" jq -e '.schema == "audiolat.run/1"' "$T_TMP/r.json"
+t_true "the run's JSON is still written" jq -e '.schema == "audiolat.run/2"' "$T_TMP/r.json"
 t_true "the random file is untouched" cmp "$T_TMP/random.db" "$T_TMP/random.copy"
 
 if [ -n "$have_sqlite3" ]; then

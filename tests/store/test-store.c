@@ -47,7 +47,7 @@ teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
-/* A minimal audiolat.run/1 document with what the summary columns need. */
+/* A minimal audiolat.run/2 document with what the summary columns need. */
 static char *
 run_doc(const char *label, const char *kernel, const char *backend, int64_t periods,
 	int64_t max_ns)
@@ -55,7 +55,7 @@ run_doc(const char *label, const char *kernel, const char *backend, int64_t peri
 	json_t *doc = json_pack(
 		"{s:s, s:o, s:s, s:{s:s, s:I, s:I, s:i, s:o}, s:{s:s, s:s, s:s, s:s}, s:I, "
 		"s:{s:I, s:I, s:{s:I, s:I, s:I}, s:f, s:f, s:f}}",
-		"schema", "audiolat.run/1", "label", label ? json_string(label) : json_null(),
+		"schema", "audiolat.run/2", "label", label ? json_string(label) : json_null(),
 		"started_at", "2026-11-30T05:07:46.123Z", "config", "backend", backend, "rate",
 		(json_int_t)48000, "period_frames", (json_int_t)64, "periods", 3, "load",
 		json_null(), "system", "hostname", "host1", "kernel_release", kernel,
@@ -222,7 +222,7 @@ documents_are_checked(void **state)
 		{ "{\"schema\": \"other.run/1\"}", "is not audiolat.KIND/VERSION" },
 		{ "{\"schema\": \"audiolat.run\"}", "is not audiolat.KIND/VERSION" },
 		{ "{\"schema\": \"audiolat.Run/1\"}", "is not audiolat.KIND/VERSION" },
-		{ "{\"schema\": \"audiolat.run/2\"}", "not a version this audiolat reads" },
+		{ "{\"schema\": \"audiolat.run/3\"}", "not a version this audiolat reads" },
 		{ "{\"schema\": \"audiolat.run/1\"}", "document: no started_at (a string)" },
 		{ "{\"schema\": \"audiolat.run/1\"} trailing", "invalid JSON" },
 	};
@@ -252,6 +252,31 @@ documents_are_checked(void **state)
 	json_decref(j);
 	assert_int_equal(al_store_check_document(doc, strlen(doc), err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "total.periods is not an integer"));
+	free(doc);
+	/* a figure that was not measured is null, and fine; a string is not */
+	doc = run_doc("l", "k", "sim", 0, 10);
+	j = json_loads(doc, 0, NULL);
+	json_object_set_new(json_object_get(json_object_get(j, "total"), "wake_latency_ns"), "max",
+			    json_null());
+	json_object_set_new(json_object_get(j, "total"), "within_1ms_pct", json_null());
+	free(doc);
+	doc = json_dumps(j, 0);
+	assert_int_equal(al_store_check_document(doc, strlen(doc), err, sizeof(err)), 0);
+	free(doc);
+	json_object_set_new(json_object_get(j, "total"), "within_1ms_pct", json_string("-"));
+	doc = json_dumps(j, 0);
+	json_decref(j);
+	assert_int_equal(al_store_check_document(doc, strlen(doc), err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "total.within_1ms_pct is not a number or null"));
+	free(doc);
+	/* the previous version, per wake-up, is still read */
+	doc = run_doc("l", "k", "sim", 10, 10);
+	j = json_loads(doc, 0, NULL);
+	json_object_set_new(j, "schema", json_string("audiolat.run/1"));
+	free(doc);
+	doc = json_dumps(j, 0);
+	json_decref(j);
+	assert_int_equal(al_store_check_document(doc, strlen(doc), err, sizeof(err)), 0);
 	free(doc);
 	/* any other audiolat document is fine */
 	assert_int_equal(al_store_check_document("{\"schema\": \"audiolat.midi-record/1\"}", 36,
@@ -430,7 +455,7 @@ first_entry(const struct al_store_entry *e, void *ud)
 
 	/* strings are valid during the call only: keep the numbers and test strings here */
 	*out = *e;
-	assert_string_equal(e->schema, "audiolat.run/1");
+	assert_string_equal(e->schema, "audiolat.run/2");
 	assert_string_equal(e->source, "run");
 	assert_string_equal(e->kernel_version, "#1 SMP PREEMPT_DYNAMIC");
 	assert_string_equal(e->label, "old");

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The audiolat.run/1 document built from a result with known contents. */
+/* The audiolat.run/2 document built from a result with known contents. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -53,7 +53,7 @@ documented_fields_are_there(void **state)
 	fill();
 	doc = al_report_json(&r);
 	assert_non_null(doc);
-	assert_string_equal(json_string_value(json_object_get(doc, "schema")), "audiolat.run/1");
+	assert_string_equal(json_string_value(json_object_get(doc, "schema")), "audiolat.run/2");
 	assert_true(json_is_object(json_object_get(doc, "config")));
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(doc, "config"),
 							    "period_frames")),
@@ -65,6 +65,19 @@ documented_fields_are_there(void **state)
 	assert_true(json_is_boolean(json_object_get(doc, "interrupted")));
 	total = json_object_get(doc, "total");
 	assert_int_equal(json_integer_value(json_object_get(total, "periods")), 100);
+	assert_int_equal(json_integer_value(json_object_get(total, "wakeups")), 100);
+	assert_int_equal(json_integer_value(json_object_get(total, "missed_periods")), 0);
+	assert_true(json_is_object(json_object_get(total, "wake_latency_per_wakeup_ns")));
+	assert_int_equal(json_integer_value(json_object_get(
+				 json_object_get(total, "wake_latency_per_wakeup_ns"), "max")),
+			 100000);
+	assert_true(json_is_real(json_object_get(total, "max_latency_pct_of_buffer")));
+	assert_true(json_is_real(json_object_get(total, "within_1ms_pct_per_wakeup")));
+	assert_true(json_is_array(json_object_get(
+		json_object_get(json_object_get(total, "histogram"), "wake_latency_per_wakeup_ns"),
+		"buckets")));
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(total, "wake_latency_ns"),
+							    "negative")), 0);
 	assert_int_equal(json_integer_value(json_object_get(total, "xruns")), 1);
 	assert_int_equal(json_integer_value(json_object_get(total, "lost_periods")), 4);
 	wl = json_object_get(total, "wake_latency_ns");
@@ -85,6 +98,10 @@ documented_fields_are_there(void **state)
 	ev = json_array_get(json_object_get(doc, "xrun_events"), 0);
 	assert_int_equal(json_integer_value(json_object_get(ev, "duration_ns")), 5000000);
 	assert_string_equal(json_string_value(json_object_get(ev, "phase")), "idle");
+	assert_string_equal(json_string_value(json_object_get(ev, "source")), "device");
+	/* the time series names its columns, wakeups among them */
+	assert_string_equal(json_string_value(json_array_get(json_object_get(json_object_get(
+				    doc, "timeseries"), "columns"), 8)), "wakeups");
 	/* it serialises and parses back */
 	text = json_dumps(doc, 0);
 	assert_non_null(text);
@@ -97,11 +114,74 @@ documented_fields_are_there(void **state)
 	al_result_free(&r);
 }
 
+/* An empty result: what was not measured is null, never 0. */
+static void
+unmeasured_figures_are_null(void **state)
+{
+	struct al_config cfg = { .backend = "sim", .rate_hz = 48000, .period_frames = 64,
+				 .periods = 3, .duration_ns = AL_NS_PER_SEC };
+	json_t *doc, *total;
+
+	(void)state;
+	assert_int_equal(al_result_alloc(&r, &cfg, 1, 4), 0);
+	al_result_finish(&r);
+	doc = al_report_json(&r);
+	assert_non_null(doc);
+	total = json_object_get(doc, "total");
+	assert_int_equal(json_integer_value(json_object_get(total, "periods")), 0);
+	assert_true(json_is_null(json_object_get(json_object_get(total, "wake_latency_ns"), "min")));
+	assert_true(json_is_null(json_object_get(json_object_get(total, "wake_latency_ns"), "p99")));
+	assert_true(json_is_null(json_object_get(json_object_get(total, "interval_ns"), "max")));
+	assert_true(json_is_null(json_object_get(total, "within_1ms_pct")));
+	assert_true(json_is_null(json_object_get(total, "max_latency_pct_of_buffer")));
+	assert_true(json_is_null(json_object_get(total, "max_interval_pct_of_buffer")));
+	assert_true(json_is_null(json_object_get(total, "min_margin_ns")));
+	json_decref(doc);
+	al_result_free(&r);
+}
+
+/* Negative wake latencies keep their sign in the buckets, and are counted. */
+static void
+negative_values_are_in_the_buckets(void **state)
+{
+	struct al_config cfg = { .backend = "sim", .rate_hz = 48000, .period_frames = 64,
+				 .periods = 3, .duration_ns = AL_NS_PER_SEC };
+	struct al_sample s = { 0 };
+	json_t *doc, *b, *wl;
+	int i;
+
+	(void)state;
+	assert_int_equal(al_result_alloc(&r, &cfg, 1, 4), 0);
+	r.start_mono_ns = AL_NS_PER_SEC;
+	for (i = 0; i < 10; i++) {
+		s.boundary_ns = AL_NS_PER_SEC + i * r.period_ns;
+		s.wake_ns = s.boundary_ns + (i < 4 ? -5000 : 20000);
+		s.seen_ns = s.wake_ns;
+		al_result_record(&r, &s);
+	}
+	al_result_finish(&r);
+	doc = al_report_json(&r);
+	wl = json_object_get(json_object_get(doc, "total"), "wake_latency_ns");
+	assert_int_equal(json_integer_value(json_object_get(wl, "negative")), 4);
+	assert_int_equal(json_integer_value(json_object_get(wl, "min")), -5000);
+	b = json_array_get(json_object_get(json_object_get(json_object_get(json_object_get(doc,
+		"total"), "histogram"), "wake_latency_ns"), "buckets"), 0);
+	/* the first bucket holds -5000: [low, high) with low <= -5000 < high <= 0 */
+	assert_true(json_integer_value(json_array_get(b, 0)) <= -5000);
+	assert_true(json_integer_value(json_array_get(b, 1)) > -5000);
+	assert_true(json_integer_value(json_array_get(b, 1)) <= 0);
+	assert_int_equal(json_integer_value(json_array_get(b, 2)), 4);
+	json_decref(doc);
+	al_result_free(&r);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(documented_fields_are_there),
+		cmocka_unit_test(unmeasured_figures_are_null),
+		cmocka_unit_test(negative_values_are_in_the_buckets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

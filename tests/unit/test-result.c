@@ -3,7 +3,10 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -156,8 +159,130 @@ long_runs_get_longer_windows(void **state)
 	cfg.duration_ns = 10 * AL_NS_PER_SEC;
 	assert_int_equal(al_result_alloc(&day, &cfg, 1, 4), 0);
 	assert_int_equal(day.window_ns, AL_WINDOW_DEFAULT_NS);
-	assert_int_equal(day.window_cap, 102);
+	assert_int_equal(day.window_cap, 112); /* 10 s and the 1 s the end takes */
 	al_result_free(&day);
+	/* loads take time to start and stop: 15 s a phase more, so the tail is drawn */
+	snprintf(cfg.load_spec, sizeof(cfg.load_spec), "idle:5s,hackbench:5s");
+	assert_int_equal(al_result_alloc(&day, &cfg, 2, 4), 0);
+	assert_int_equal(day.window_cap, 412);
+	al_result_free(&day);
+}
+
+/*
+ * The issue's case: a 200 ms stall swallowed 150 of 1.333 ms periods among
+ * 2000 on time. Per period due, those 150 are late by up to 200 ms, and
+ * p99 says so; per wake-up (cyclictest's view) they do not exist.
+ */
+static void
+a_stall_is_charged_per_period(void **state)
+{
+	struct al_config cfg = { .backend = "sim", .rate_hz = 48000, .period_frames = 64,
+				 .periods = 3, .duration_ns = 3 * AL_NS_PER_SEC };
+	struct al_result x;
+	struct al_sample s = { 0 };
+	int64_t p, b = 1000 * MS, prev = 0;
+	int i;
+
+	(void)state;
+	assert_int_equal(al_result_alloc(&x, &cfg, 1, 4), 0);
+	x.start_mono_ns = b;
+	p = x.period_ns;
+	for (i = 0; i < 2000; i++) {
+		s.boundary_ns = b;
+		s.wake_ns = b + 20 * US;
+		s.seen_ns = s.wake_ns + 800 * US;
+		s.missed = 0;
+		if (i == 1000) {
+			/* woke on time, then stopped for 200 ms in the work */
+			s.seen_ns = s.wake_ns + 200 * MS;
+			s.missed = (s.seen_ns - b) / p;
+		}
+		s.prev_wake_ns = prev;
+		s.work_ns = s.seen_ns - s.wake_ns;
+		s.margin_ns = MS;
+		al_result_record(&x, &s);
+		prev = s.wake_ns;
+		b += p * (1 + s.missed);
+	}
+	al_result_finish(&x);
+	assert_int_equal(x.total.missed_periods, 150);
+	assert_int_equal(x.total.wakeups, 2000);
+	assert_int_equal(x.total.periods, 2150);
+	assert_int_equal(x.total.wakeup_ns.count, 2000);
+	assert_int_equal(x.total.wake_ns.count, 2150);
+	/* per wake-up: every one 20 us late */
+	assert_int_equal(al_hist_quantile(&x.total.wakeup_ns, 0.99), 20 * US);
+	/* per period: the 150 swallowed ones were served at seen, 200.02 ms after our boundary */
+	assert_int_equal(x.total.wake_ns.max_ns, 200 * MS + 20 * US - p);
+	assert_int_equal(x.total.missed_ns.min_ns, 200 * MS + 20 * US - 150 * p);
+	/* p99 of 2150: rank 2129, the 21st largest: 200.02 ms - 21 periods (within 1 %) */
+	assert_true(llabs(al_hist_quantile(&x.total.wake_ns, 0.99) - (200 * MS + 20 * US - 21 * p)) <
+		    2 * MS);
+	/* 1MS factor per period: the swallowed ones above 1 ms are not within */
+	assert_true(al_stats_within_pct(&x.total, 1) < 93.5);
+	assert_true(al_stats_within_pct_per_wakeup(&x.total, 1) > 99.9);
+	/* the time series: the windows the stall covered hold its periods */
+	assert_true(x.windows[14].periods > 0 && x.windows[14].wakeups == 0);
+	assert_true(x.windows[14].wake_max_ns > 100 * MS);
+	assert_int_equal(atomic_load(&x.live.max_wake_ns), 200 * MS + 20 * US - p);
+	al_result_free(&x);
+}
+
+/* A callback backend's server ran 46 cycles without us: charged wake - due, from lat + p up. */
+static void
+missed_before_is_charged_to_the_wakeup(void **state)
+{
+	struct al_sample s = { 0 };
+	int64_t p = r.period_ns;
+
+	(void)state;
+	s.boundary_ns = 1300 * MS;
+	s.wake_ns = s.boundary_ns + 2 * MS;
+	s.seen_ns = s.wake_ns + 800 * US;
+	s.missed_before = 46;
+	s.prev_wake_ns = 1000 * MS;
+	al_result_record(&r, &s);
+	al_result_finish(&r);
+	assert_int_equal(r.total.missed_periods, 46);
+	assert_int_equal(r.total.periods, 47);
+	assert_int_equal(r.total.wake_ns.min_ns, 2 * MS);
+	assert_int_equal(r.total.wake_ns.max_ns, 2 * MS + 46 * p);
+	assert_int_equal(r.total.missed_ns.min_ns, 2 * MS + p);
+}
+
+/* A stall while asleep: the boundaries before the late wake-up are charged wake - due. */
+static void
+a_late_wakeup_passes_over_boundaries(void **state)
+{
+	struct al_sample s = { 0 };
+	int64_t p = r.period_ns;
+
+	(void)state;
+	s.boundary_ns = 1100 * MS;
+	s.wake_ns = s.boundary_ns + 10 * p + 300 * US;
+	s.seen_ns = s.wake_ns + 800 * US; /* the work passes one more */
+	s.missed = (s.seen_ns - s.boundary_ns) / p;
+	al_result_record(&r, &s);
+	al_result_finish(&r);
+	assert_int_equal(s.missed, 11);
+	assert_int_equal(r.total.missed_periods, 11);
+	/* 10 passed by the wake-up: 9p + 0.3 ms down to 0.3 ms; 1 during the work: 0.1 ms */
+	assert_int_equal(r.total.wake_ns.max_ns, 10 * p + 300 * US);
+	assert_int_equal(r.total.missed_ns.max_ns, 9 * p + 300 * US);
+	assert_int_equal(r.total.missed_ns.min_ns, 100 * US);
+	assert_int_equal(r.total.missed_within_1ms, 2);
+}
+
+/* What was not measured is not a number: the JSON writes null (json.c). */
+static void
+nothing_measured_is_not_a_number(void **state)
+{
+	(void)state;
+	al_result_finish(&r);
+	assert_true(isnan(al_stats_within_pct(&r.total, 1)));
+	assert_true(isnan(al_stats_within_pct_per_wakeup(&r.total, 2)));
+	assert_true(isnan(al_stats_max_latency_pct(&r.total, r.buffer_ns)));
+	assert_true(isnan(al_stats_max_interval_pct(&r.total, r.buffer_ns)));
 }
 
 static void
@@ -202,6 +327,12 @@ main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(warnings_are_bounded, setup, teardown),
 		cmocka_unit_test(long_runs_get_longer_windows),
+		cmocka_unit_test(a_stall_is_charged_per_period),
+		cmocka_unit_test_setup_teardown(missed_before_is_charged_to_the_wakeup, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(a_late_wakeup_passes_over_boundaries, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(nothing_measured_is_not_a_number, setup, teardown),
 		cmocka_unit_test(windows_summarise_their_periods),
 	};
 
