@@ -146,7 +146,10 @@ midi_print_stats(FILE *f, const struct midi_report *r)
 		fprintf(f, "deltas: none (fewer than two events)\n");
 	} else {
 		fprintf(f, "interval: %s (%s)\n", dur(st->interval_ns, a, sizeof(a)),
-			st->interval_auto ? "the median delta" : "given");
+			!st->interval_auto ? "given"
+			: st->interval_mode ? "the commonest non-zero delta: the median was 0, "
+					      "events came bunched"
+					    : "the median delta");
 		print_delta_stats(f, st, "");
 		if (!r->o->no_histogram) {
 			midi_print_hist(f, &st->delta_lin, "histogram of the deltas");
@@ -312,6 +315,9 @@ stats_into(json_t *o, const struct al_midi_stats *st, bool with_hist)
 	json_object_set_new(o, "deltas", json_integer((json_int_t)st->deltas));
 	json_object_set_new(o, "interval_ns", jns(st->interval_ns, v || !st->interval_auto));
 	json_object_set_new(o, "interval_auto", json_boolean(st->interval_auto));
+	json_object_set_new(o, "interval_from",
+			    json_string(!st->interval_auto ? "given"
+					: st->interval_mode ? "mode" : "median"));
 	json_object_set_new(o, "delta_min_ns", jns(st->delta.min_ns, v));
 	json_object_set_new(o, "delta_max_ns", jns(st->delta.max_ns, v));
 	json_object_set_new(o, "delta_mean_ns", jns(st->delta.mean_ns, v));

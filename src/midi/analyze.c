@@ -247,6 +247,18 @@ al_midi_analyze_times(const int64_t *t_ns, size_t n, int64_t interval_ns,
 	}
 	if (st->interval_auto)
 		st->interval_ns = st->delta.median_ns;
+	if (st->interval_auto && st->interval_ns <= 0) {
+		/* bunched events: jitter against 0 says nothing; the commonest gap */
+		uint64_t best = 0;
+		int b;
+
+		for (b = 1; b < AL_HIST_BUCKETS; b++)
+			if (st->hist.buckets[b] > best) {
+				best = st->hist.buckets[b];
+				st->interval_ns = (al_hist_bucket_low(b) + al_hist_bucket_high(b) - 1) / 2;
+			}
+		st->interval_mode = best > 0;
+	}
 	st->jitter_max_ns = st->delta.max_ns - st->interval_ns;
 	for (i = 0; i < n - 1; i++) {
 		d = delta[i] - st->interval_ns;

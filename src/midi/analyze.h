@@ -79,6 +79,8 @@ struct al_midi_stats {
 	uint64_t deltas;            /* events - 1 (0 when fewer than 2 events) */
 	int64_t interval_ns;        /* given, or the median delta (auto) */
 	bool interval_auto;
+	bool interval_mode;         /* auto, but the median was 0 (events bunched in one
+				     * cycle): the most frequent non-zero delta instead */
 	struct al_midi_summary delta; /* of the deltas */
 	int64_t jitter_max_ns;      /* delta max - interval (seed 002's figure) */
 	int64_t jitter_abs_max_ns;  /* max |delta - interval| */
@@ -95,7 +97,10 @@ struct al_midi_stats {
 
 /*
  * Statistics of event times t_ns[0..n) (non-decreasing). interval_ns > 0
- * is the expected interval; 0 takes the median delta. With fewer than two
+ * is the expected interval; 0 takes the median delta, or, when that is 0
+ * (a server that delivers several events in one cycle: bunched), the most
+ * frequent non-zero delta (the fullest histogram bucket above 0, its
+ * midpoint; interval_mode says so). With fewer than two
  * events every delta figure is 0. Returns 0, -EINVAL (times go backwards)
  * or -ENOMEM.
  */

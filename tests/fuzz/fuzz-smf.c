@@ -34,7 +34,11 @@ check_stats(const struct al_smf *smf, int sel)
 		   "delta min %" PRId64 " median %" PRId64 " mean %" PRId64 " p99 %" PRId64
 		   " max %" PRId64, st.delta.min_ns, st.delta.median_ns, st.delta.mean_ns,
 		   st.delta.p99_ns, st.delta.max_ns);
-	FUZZ_CHECK(st.interval_ns == st.delta.median_ns, "auto interval %" PRId64, st.interval_ns);
+	/* auto: the median delta, or when that is 0 the commonest non-zero one */
+	FUZZ_CHECK(st.interval_mode ? st.delta.median_ns == 0 && st.interval_ns > 0
+				    : st.interval_ns == st.delta.median_ns,
+		   "auto interval %" PRId64 " (median %" PRId64 ", mode %d)", st.interval_ns,
+		   st.delta.median_ns, st.interval_mode);
 	FUZZ_CHECK(st.jitter_abs_max_ns >= st.jitter_max_ns && st.jitter_abs_max_ns >= 0,
 		   "jitter max %" PRId64 " abs %" PRId64, st.jitter_max_ns, st.jitter_abs_max_ns);
 	FUZZ_CHECK(st.hist.count == st.deltas, "histogram holds %" PRIu64, st.hist.count);

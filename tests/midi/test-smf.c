@@ -389,6 +389,36 @@ summary_edge_cases(void **state)
 	free(st);
 }
 
+/*
+ * --interval auto on bunched events (a JACK server under hackbench hands
+ * over three events in one cycle): the median delta is 0, and jitter
+ * against 0 would say nothing. The commonest non-zero delta is the interval.
+ */
+static void
+auto_interval_of_bunched_events(void **state)
+{
+	struct al_midi_stats *st = malloc(sizeof(*st));
+	int64_t t[30];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 30; i++) /* three at a time, 100 ms apart (and a little jitter) */
+		t[i] = (int64_t)(i / 3) * 100000000 + (int64_t)(i / 3 % 2) * 20000;
+	assert_int_equal(al_midi_analyze_times(t, 30, 0, st), 0);
+	assert_int_equal(st->delta.median_ns, 0);
+	assert_true(st->interval_auto);
+	assert_true(st->interval_mode);
+	/* within the bucket's 0.4 % of 100 ms */
+	assert_true(st->interval_ns > 99600000 && st->interval_ns < 100400000);
+	/* an even stream keeps the median */
+	for (i = 0; i < 30; i++)
+		t[i] = (int64_t)i * 100000000;
+	assert_int_equal(al_midi_analyze_times(t, 30, 0, st), 0);
+	assert_false(st->interval_mode);
+	assert_int_equal(st->interval_ns, 100000000);
+	free(st);
+}
+
 static void
 linear_histogram(void **state)
 {
@@ -948,6 +978,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(linear_histogram),
 		cmocka_unit_test(filters),
 		cmocka_unit_test(tolerated_oddities),
+		cmocka_unit_test(auto_interval_of_bunched_events),
 		cmocka_unit_test(rmid_wrapping),
 		cmocka_unit_test(write_read_round_trip),
 		cmocka_unit_test(malformed_files),
