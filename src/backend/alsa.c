@@ -62,6 +62,9 @@ struct alsa {
 	int64_t last_ok_ns;       /* last write that found the stream running */
 	int64_t empty_ns;         /* when the audio queued then runs out (capture: the buffer fills) */
 	int64_t next_due_ns;      /* when the next period is due by that account */
+	int64_t last_write_ns;    /* the clock of the last write (playback), 0: none yet */
+	int64_t queued_frames;    /* queued after it */
+	bool consuming;           /* the device consumed since the stream (re)started */
 	int64_t play_frames;      /* written since the stream (re)started */
 	int64_t cap_frames;       /* read since the stream (re)started */
 	struct al_grid grid;      /* the device's frame clock fitted to the wake-ups (pcmtime.h) */
@@ -593,6 +596,9 @@ start_stream(struct alsa *a)
 	a->last_ok_ns = al_clock_now_ns();
 	a->empty_ns = a->last_ok_ns + a->buffer_ns;
 	a->next_due_ns = a->last_ok_ns + a->period_ns;
+	a->last_write_ns = a->play ? a->last_ok_ns : 0;
+	a->queued_frames = (int64_t)a->buffer_frames;
+	a->consuming = false;
 	return 0;
 }
 
@@ -789,6 +795,11 @@ capture_side(struct alsa *a, int64_t now_ns, struct al_write_info *wi)
 	}
 	if (rc < 0)
 		return rc;
+	/* the periods read beyond the one waited for had no wake-up of their own */
+	wi->missed = (int64_t)((snd_pcm_uframes_t)avail / a->period_frames) - 1;
+	if (wi->missed < 0)
+		wi->missed = 0;
+	wi->missed_known = true;
 	if (!a->play) {
 		/* our account: the buffer is full (overruns) at empty_ns */
 		a->last_ok_ns = al_clock_now_ns();
@@ -796,6 +807,20 @@ capture_side(struct alsa *a, int64_t now_ns, struct al_write_info *wi)
 		a->next_due_ns = a->empty_ns - a->buffer_ns + a->period_ns;
 	}
 	return 0;
+}
+
+/* Hot path: an xrun our account found (the PCM said nothing): from start_ns, dur_ns long. */
+static void
+account_xrun(struct alsa *a, int64_t start_ns, int64_t dur_ns, struct al_write_info *wi)
+{
+	wi->xrun_start_ns = start_ns;
+	wi->xrun_ns = dur_ns;
+	wi->lost_periods = (dur_ns + a->period_ns - 1) / a->period_ns;
+	wi->xrun_source = AL_XRUN_ACCOUNT;
+	wi->margin_ns = 0;
+	a->xrun_account++;
+	/* the device resumes where our write puts it: a new frame clock */
+	al_grid_start(&a->grid, a->rate_hz);
 }
 
 static int
@@ -810,6 +835,7 @@ alsa_write(void *priv, int64_t now_ns, struct al_write_info *wi)
 	wi->xrun_start_ns = 0;
 	wi->xrun_ns = 0;
 	wi->lost_periods = 0;
+	wi->missed_known = false;
 	if (a->cap) {
 		rc = capture_side(a, now_ns, wi);
 		if (rc < 0)
@@ -836,14 +862,22 @@ alsa_write(void *priv, int64_t now_ns, struct al_write_info *wi)
 		 * last write ran out until now (less up to a period: the
 		 * pointer moves in the device's steps).
 		 */
-		wi->xrun_start_ns = a->empty_ns;
-		wi->xrun_ns = now_ns - a->empty_ns;
-		wi->lost_periods = (wi->xrun_ns + a->period_ns - 1) / a->period_ns;
-		wi->xrun_source = AL_XRUN_ACCOUNT;
-		wi->margin_ns = 0;
-		a->xrun_account++;
-		/* the device resumes where our write puts it: a new frame clock */
-		al_grid_start(&a->grid, a->rate_hz);
+		account_xrun(a, a->empty_ns, now_ns - a->empty_ns, wi);
+	} else if (a->last_write_ns && a->consuming) {
+		/*
+		 * The device stood still: it consumed less since the last
+		 * write than the time passed, by more than the buffer lasts
+		 * (no device consumes in steps that coarse). A plugin whose
+		 * own thread was stopped with ours (pcm_jack's JACK client):
+		 * its server played silence meanwhile. (Not before it first
+		 * consumed: a sound server takes its time to start a stream,
+		 * and the audio is late then, not lost.)
+		 */
+		int64_t used_ns = frames_ns(a, a->queued_frames - (int64_t)queued);
+		int64_t still_ns = now_ns - a->last_write_ns - used_ns;
+
+		if (still_ns > a->buffer_ns)
+			account_xrun(a, a->last_write_ns + used_ns, still_ns, wi);
 	}
 	n = (snd_pcm_uframes_t)avail - (snd_pcm_uframes_t)avail % a->period_frames;
 	rc = put_frames(a, n);
@@ -851,10 +885,20 @@ alsa_write(void *priv, int64_t now_ns, struct al_write_info *wi)
 		return recover(a, a->play, rc, wi);
 	if (rc < 0)
 		return rc;
+	/*
+	 * The periods filled beyond the one waited for came free without a
+	 * wake-up of their own (after a starvation: every boundary it passed).
+	 */
+	wi->missed = n / a->period_frames > 1 ? (int64_t)(n / a->period_frames) - 1 : 0;
+	wi->missed_known = !wi->xrun_start_ns;
 	/* our account: the queued audio runs out at empty_ns */
 	a->last_ok_ns = al_clock_now_ns();
 	a->empty_ns = now_ns + frames_ns(a, (int64_t)(queued + n));
 	a->next_due_ns = a->empty_ns - a->buffer_ns + a->period_ns;
+	if ((int64_t)queued < a->queued_frames)
+		a->consuming = true;
+	a->last_write_ns = now_ns;
+	a->queued_frames = (int64_t)(queued + n);
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #ifndef AL_BACKEND_BACKEND_H
 #define AL_BACKEND_BACKEND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,10 +31,18 @@ struct al_write_info {
 	/*
 	 * Callback backends: the period boundaries before this one that
 	 * passed with no callback of ours (the server's cycle counter says
-	 * how many). The run driver charges them to this wake-up. Wait/write
-	 * backends leave it 0: the driver counts what passed during the work.
+	 * how many). The run driver charges them to this wake-up.
 	 */
 	int64_t missed_before;
+	/*
+	 * Wait/write backends, when they know (missed_known): the periods
+	 * of space that came free before this write beyond the one the wait
+	 * served (whole periods filled - 1): no wake-up of theirs will come.
+	 * Not known (an xrun's restart): the driver counts the boundaries
+	 * that passed by the end of the work.
+	 */
+	int64_t missed;
+	bool missed_known;
 };
 
 /*

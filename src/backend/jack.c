@@ -36,6 +36,7 @@
 #include "jack.h"
 
 #define PORTS_MAX 2
+#define MAP_READ_NS (5 * AL_NS_PER_US) /* the clocks read closer than this map within 2.5 us */
 #define TONE_AMPLITUDE 0.25f /* -12 dBFS */
 /* JACK2 keeps its server sockets here: jack_<server>_<uid>_0 */
 #define JACK_SERVER_DIR "/dev/shm"
@@ -69,7 +70,7 @@ struct jk {
 	unsigned int pending;         /* notifications not yet placed */
 	int64_t pending_at_ns;        /* when the first of them came */
 	unsigned int pending_cycles;  /* our cycles since */
-	uint64_t stalls, merged, server_xruns;
+	uint64_t stalls, merged, server_xruns, counter_jumps;
 
 	/* DSP load, process thread only */
 	double load_sum, load_max;
@@ -228,18 +229,39 @@ jk_process(jack_nframes_t nframes, void *arg)
 	w.wake_ns = wake_ns;
 	off_ns = j->offset_ns;
 	if (j->clock_raw) {
-		/* RAW onto MONOTONIC, read between two of ours: error (m2 - wake) / 2 */
-		int64_t raw_ns = raw_now_ns(), m2_ns = al_clock_now_ns();
+		/*
+		 * RAW onto MONOTONIC, read between two of ours: the error is half
+		 * the time between them, read again (a few times) if preempted
+		 */
+		int64_t m1_ns = wake_ns, raw_ns = raw_now_ns(), m2_ns = al_clock_now_ns();
 
-		off_ns = wake_ns + (m2_ns - wake_ns) / 2 - raw_ns;
+		for (i = 0; i < 3 && m2_ns - m1_ns > MAP_READ_NS; i++) {
+			m1_ns = m2_ns;
+			raw_ns = raw_now_ns();
+			m2_ns = al_clock_now_ns();
+		}
+		off_ns = m1_ns + (m2_ns - m1_ns) / 2 - raw_ns;
 	}
 	if (jack_get_cycle_times(j->client, &cur_frames, &cur_us, &next_us, &period_us) == 0 &&
 	    cur_us) {
 		w.boundary_ns = (int64_t)cur_us * AL_NS_PER_US + off_ns;
 		next_ns = (int64_t)next_us * AL_NS_PER_US + off_ns;
-		if (j->have_prev && j->period_frames > 0)
+		if (j->have_prev && j->period_frames > 0) {
+			/*
+			 * The counter, as far as the cycle times agree: PipeWire's
+			 * libjack moves it by hundreds of periods when its driver
+			 * starts, with no time passed.
+			 */
+			int64_t by_time = (w.boundary_ns - j->prev_boundary_ns + j->period_ns / 2) /
+					  j->period_ns;
+
 			cycles = (uint64_t)(jack_nframes_t)(cur_frames - j->prev_frames) /
 				 (uint64_t)j->period_frames;
+			if ((int64_t)cycles > by_time + 1) {
+				cycles = by_time > 1 ? (uint64_t)by_time : 1;
+				j->counter_jumps++;
+			}
+		}
 		if (cycles < 1)
 			cycles = 1;
 		j->prev_frames = cur_frames;
@@ -546,15 +568,16 @@ jk_info(void *priv, struct al_backend_info *out)
 		snprintf(out->bound_note, sizeof(out->bound_note),
 			 "jack_get_cycle_times() failed: the wake-up stands for the cycle start");
 	snprintf(out->negative_note, sizeof(out->negative_note),
-		 "the cycle start is jack_get_time() in whole microseconds, mapped onto "
-		 "CLOCK_MONOTONIC: up to 1 us late");
-	if (j->stalls || j->merged || j->server_xruns) {
+		 "the cycle start is mapped onto CLOCK_MONOTONIC between two clock reads "
+		 "(within 2.5 us)");
+	if (j->stalls || j->merged || j->server_xruns || j->counter_jumps) {
 		size_t len = strlen(out->detail);
 
 		snprintf(out->detail + len, sizeof(out->detail) - len,
 			 "; xruns: %llu stalls (%llu server notifications merged), %llu from the "
-			 "server alone", (unsigned long long)j->stalls,
-			 (unsigned long long)j->merged, (unsigned long long)j->server_xruns);
+			 "server alone; %llu counter jumps without time", (unsigned long long)j->stalls,
+			 (unsigned long long)j->merged, (unsigned long long)j->server_xruns,
+			 (unsigned long long)j->counter_jumps);
 	}
 }
 

@@ -489,6 +489,9 @@ oss_write(void *priv, int64_t now_ns, struct al_write_info *wi)
 			return rc;
 		avail -= n;
 	}
+	/* each fragment topped up came free without a wait of its own (an underrun: count by time) */
+	wi->missed = n / o->frag_bytes;
+	wi->missed_known = !wi->xrun_start_ns;
 	account(o, avail, at_ns);
 	return 0;
 }

@@ -141,35 +141,47 @@ cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* A block closed: the drift from the blocks' slopes, the offset from their lower envelope. */
+/*
+ * A block closed: the drift from the slopes between blocks a second apart
+ * in one segment (a jump is lateness, not drift), the offset from the
+ * blocks' lower envelope.
+ */
 static void
 fit(struct al_grid *g)
 {
-	double slopes[AL_GRID_BLOCKS / 2], nominal = 1e9 / (double)g->rate_hz, best;
-	int n = g->n_blocks, half = n / 2, m = 0, i;
-
+	double slopes[AL_GRID_BLOCKS], nominal = 1e9 / (double)g->rate_hz, best;
+	int n = g->n_blocks, m = 0, i;
 	/* blocks in time order: the oldest is next_block when the ring is full */
-	const struct al_grid_point *b = g->blocks;
 	int first = n < AL_GRID_BLOCKS ? 0 : g->next_block;
+	const struct al_grid_point *b = g->blocks;
 
-	/* slopes over less than a second are more noise than drift */
-	if ((int64_t)half * AL_GRID_BLOCK_NS >= AL_GRID_MIN_SPAN_NS) {
-		for (i = 0; i + half < n; i++) {
+	/*
+	 * Pairs within a segment, as far apart as half the window (the least
+	 * noise), or a second; when there are none at all, every block jumped
+	 * from the last: a clock far off the nominal rate (or the drift not
+	 * known yet), and then every pair a second apart counts.
+	 */
+	for (int pass = 0; pass < 3 && m < 3; pass++) {
+		int h = pass == 0 ? n / 2 : AL_GRID_PAIR_BLOCKS;
+
+		if (h < AL_GRID_PAIR_BLOCKS)
+			continue;
+		m = 0;
+		for (i = 0; i + h < n; i++) {
 			const struct al_grid_point *p = &b[(first + i) % AL_GRID_BLOCKS];
-			const struct al_grid_point *q = &b[(first + i + half) % AL_GRID_BLOCKS];
+			const struct al_grid_point *q = &b[(first + i + h) % AL_GRID_BLOCKS];
 
-			if (q->frame > p->frame)
+			if ((pass == 2 || q->segment == p->segment) && q->frame > p->frame)
 				slopes[m++] = (q->resid_ns - p->resid_ns) / (double)(q->frame - p->frame);
 		}
-		if (m) {
-			qsort(slopes, (size_t)m, sizeof(slopes[0]), cmp_double);
-			g->drift = (m % 2 ? slopes[m / 2] : (slopes[m / 2 - 1] + slopes[m / 2]) / 2) /
-				   nominal;
-			if (g->drift > AL_GRID_MAX_DRIFT)
-				g->drift = AL_GRID_MAX_DRIFT;
-			if (g->drift < -AL_GRID_MAX_DRIFT)
-				g->drift = -AL_GRID_MAX_DRIFT;
-		}
+	}
+	if (m) {
+		qsort(slopes, (size_t)m, sizeof(slopes[0]), cmp_double);
+		g->drift = (m % 2 ? slopes[m / 2] : (slopes[m / 2 - 1] + slopes[m / 2]) / 2) / nominal;
+		if (g->drift > AL_GRID_MAX_DRIFT)
+			g->drift = AL_GRID_MAX_DRIFT;
+		if (g->drift < -AL_GRID_MAX_DRIFT)
+			g->drift = -AL_GRID_MAX_DRIFT;
 	}
 	/* the lower envelope under that slope: residuals are against the nominal line */
 	best = INFINITY;
@@ -182,6 +194,29 @@ fit(struct al_grid *g)
 	}
 	g->offset_ns = best;
 	g->fitted = true;
+}
+
+/* Close the current block: a new segment when its point jumped off the previous block's line. */
+static void
+close_block(struct al_grid *g)
+{
+	double nominal = 1e9 / (double)g->rate_hz;
+	struct al_grid_point *pt = &g->block_min;
+
+	pt->segment = 0;
+	if (g->n_blocks) {
+		const struct al_grid_point *prev =
+			&g->blocks[(g->next_block + AL_GRID_BLOCKS - 1) % AL_GRID_BLOCKS];
+		double expect = prev->resid_ns + g->drift * nominal * (double)(pt->frame - prev->frame);
+
+		pt->segment = prev->segment + (fabs(pt->resid_ns - expect) > (double)AL_GRID_JUMP_NS);
+	}
+	g->blocks[g->next_block] = *pt;
+	g->next_block = (g->next_block + 1) % AL_GRID_BLOCKS;
+	if (g->n_blocks < AL_GRID_BLOCKS)
+		g->n_blocks++;
+	g->block_any = false;
+	fit(g);
 }
 
 int64_t
@@ -214,13 +249,8 @@ al_grid_boundary(struct al_grid *g, int64_t frame, int64_t wake_ns)
 		g->block_any = true;
 	}
 	if (wake_ns - g->block_start_ns >= AL_GRID_BLOCK_NS) {
-		g->blocks[g->next_block] = g->block_min;
-		g->next_block = (g->next_block + 1) % AL_GRID_BLOCKS;
-		if (g->n_blocks < AL_GRID_BLOCKS)
-			g->n_blocks++;
-		g->block_any = false;
 		g->block_start_ns = wake_ns;
-		fit(g);
+		close_block(g);
 	}
 	return (int64_t)llround(t);
 }

@@ -80,11 +80,12 @@ void al_xrun_duration(const struct al_xrun_stamps *s, struct al_xrun_duration *o
  * wake-up that found frame f consumed came at or after T(f), so the line
  * is the lower envelope of the wake-ups, fitted over long windows:
  *  - tau starts at the nominal rate; the drift against CLOCK_MONOTONIC is
- *    the median slope between blocks AL_GRID_BLOCKS / 2 apart (a block is
- *    a quarter second, its point its earliest wake-up; the window holds
- *    the last 32 s; the drift is taken once blocks a second apart exist,
- *    after 2 s): a lateness that lasts less than a quarter of the window
- *    hardly moves it;
+ *    the median slope between blocks a second apart (a block is a quarter
+ *    second, its point its earliest wake-up; the last 32 s are kept) in
+ *    the same segment: a block whose point jumps from the previous one by
+ *    more than AL_GRID_JUMP_NS starts a new segment. A clock drifts by
+ *    microseconds a second; a jump is lateness (a thread taking a slice of
+ *    every period), and it does not tilt the line;
  *  - t0 is the earliest block point under that slope. During the first
  *    block (the first quarter second, none closed yet) it is the earliest
  *    wake-up so far; afterwards, never pulled by later wake-ups: a
@@ -95,11 +96,13 @@ void al_xrun_duration(const struct al_xrun_stamps *s, struct al_xrun_duration *o
 #define AL_GRID_BLOCKS 128
 #define AL_GRID_BLOCK_NS (250 * 1000 * 1000LL)
 #define AL_GRID_MAX_DRIFT 0.001 /* a clock this far off the nominal rate is not believed */
-#define AL_GRID_MIN_SPAN_NS (1000 * 1000 * 1000LL) /* blocks this far apart give the drift */
+#define AL_GRID_PAIR_BLOCKS 4          /* blocks a slope spans: a second */
+#define AL_GRID_JUMP_NS (100 * 1000LL) /* a block this far off the line starts a segment */
 
 struct al_grid_point {
 	int64_t frame;     /* relative to the line's first frame */
 	double resid_ns;   /* wake-up - the nominal line there */
+	int segment;       /* blocks of one segment lie on one line */
 };
 
 struct al_grid {

@@ -42,6 +42,7 @@ al_simcard_write(struct al_simcard *c, int64_t now_ns, struct al_write_info *wi)
 	wi->xrun_start_ns = 0;
 	wi->xrun_ns = 0;
 	wi->lost_periods = 0;
+	wi->missed_known = false;
 	if (now_ns > empty_ns) {
 		/* starved since empty_ns: every period begun since then is lost */
 		int64_t starved_frames = al_ns_to_frames(now_ns - empty_ns, c->rate_hz);
@@ -59,4 +60,7 @@ al_simcard_write(struct al_simcard *c, int64_t now_ns, struct al_write_info *wi)
 	wi->margin_ns = al_frames_to_ns(queued, c->rate_hz);
 	space = c->buffer_frames - queued;
 	c->written_frames += space / c->period_frames * c->period_frames;
+	/* the waited-for period and any that came free during the work */
+	wi->missed = space / c->period_frames > 1 ? space / c->period_frames - 1 : 0;
+	wi->missed_known = true;
 }

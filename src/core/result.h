@@ -55,7 +55,7 @@ struct al_config {
 
 /* What a backend saw beyond the periods: its setup, clocks and xrun stamps. */
 struct al_backend_info {
-	char detail[200];         /* "plug:jack: playback, RW_INTERLEAVED, S16_LE, 2 ch", "" */
+	char detail[320];         /* "plug:jack: playback, RW_INTERLEAVED, S16_LE, 2 ch", "" */
 	char clock[96];           /* how the device's stamps map onto CLOCK_MONOTONIC, "" */
 	char error[200];          /* why open failed (one line), "" */
 	bool dsp_load_valid;      /* JACK's DSP load was read */

@@ -67,12 +67,14 @@ period_record(void *ctx, const struct al_wake *w, int64_t work_start_ns, int64_t
 		.margin_ns = wi->margin_ns,
 		.missed_before = wi->missed_before,
 		/*
-		 * Wait/write backends fill every period of space at the write:
-		 * the boundaries after ours that passed during the work had no
-		 * wake-up of their own. A callback backend's server counts them
-		 * (missed_before of the next cycle).
+		 * The boundaries after ours that will get no wake-up: what the
+		 * backend filled beyond this period, or (an xrun's restart)
+		 * every boundary passed by the end of the work. A callback
+		 * backend's server counts them (missed_before of the next cycle).
 		 */
-		.missed = !c->callback && work_end_ns > w->boundary_ns
+		.missed = c->callback ? 0
+			  : wi->missed_known ? wi->missed
+			  : work_end_ns > w->boundary_ns
 				  ? (work_end_ns - w->boundary_ns) / c->r->period_ns
 				  : 0,
 		.xrun_start_ns = wi->xrun_start_ns,
@@ -285,6 +287,9 @@ control(struct run_ctx *c)
 		al_clock_sleep_until_ns(al_clock_now_ns() + 100 * AL_NS_PER_US);
 	if (!atomic_load(&c->started))
 		return;
+	/* started_at is the stream start, where every t_ns of the result counts from */
+	now_ns = al_clock_now_ns();
+	r->started_at_ns = al_clock_realtime_ns() - (now_ns - r->start_mono_ns);
 	end_ns = r->start_mono_ns + r->cfg.duration_ns;
 	next_status_ns = r->start_mono_ns;
 	for (i = 0; i < r->n_phases && go_on; i++) {
