@@ -970,18 +970,24 @@ cards(FILE *f, const json_t *doc)
 	char buf[48];
 
 	fputs("<div class=\"cards\">\n", f);
+	/* max latency: the per-period wake latency (run/1: per wake-up, and said so) */
+	fmt_dur(al_doc_int(t, "wake_latency_ns.max", 0), buf, sizeof(buf));
+	fprintf(f, "<div class=\"card\"><b>%s</b><span>max latency%s</span></div>\n", buf,
+		al_doc_per_period(doc) ? " (per period)" : " (per wake-up: run/1)");
+	if (json_is_number(json_object_get(t, "max_latency_pct_of_buffer")))
+		fprintf(f, "<div class=\"card\"><b>%.1f %%</b><span>of the buffer</span></div>\n",
+			al_doc_real(t, "max_latency_pct_of_buffer", 0));
 	fmt_dur(al_doc_int(t, "interval_ns.max", 0), buf, sizeof(buf));
-	fprintf(f, "<div class=\"card\"><b>%s</b><span>max latency (interval)</span></div>\n", buf);
-	fprintf(f, "<div class=\"card\"><b>%.1f %%</b><span>of the buffer</span></div>\n",
-		al_doc_real(t, "max_interval_pct_of_buffer", 0));
+	fprintf(f, "<div class=\"card\"><b>%s</b><span>max interval</span></div>\n", buf);
 	fprintf(f, "<div class=\"card\"><b>%.3f</b><span>1MS factor</span></div>\n",
 		al_doc_real(t, "within_1ms_pct", 0));
 	fprintf(f, "<div class=\"card\"><b>%.3f</b><span>2MS factor</span></div>\n",
 		al_doc_real(t, "within_2ms_pct", 0));
 	fmt_dur(al_doc_int(t, "wake_latency_ns.p99", 0), buf, sizeof(buf));
 	fprintf(f, "<div class=\"card\"><b>%s</b><span>p99 wake latency</span></div>\n", buf);
-	fmt_dur(al_doc_int(t, "wake_latency_ns.max", 0), buf, sizeof(buf));
-	fprintf(f, "<div class=\"card\"><b>%s</b><span>max wake latency</span></div>\n", buf);
+	fmt_dur(al_doc_int(t, "wake_latency_per_wakeup_ns.p99", 0), buf, sizeof(buf));
+	if (json_is_integer(al_doc_get(t, "wake_latency_per_wakeup_ns.p99")))
+		fprintf(f, "<div class=\"card\"><b>%s</b><span>p99 per wake-up</span></div>\n", buf);
 	fprintf(f,
 		"<div class=\"card %s\"><b>%" PRId64 "</b><span>xruns (%" PRId64
 		" periods lost)</span></div>\n",
@@ -1026,7 +1032,7 @@ phase_table(FILE *f, const json_t *doc)
 		return;
 	fputs("<h3>Phases</h3>\n<table class=\"phases\">\n<thead><tr><th>phase</th><th>time</th>"
 	      "<th>periods</th><th>max latency</th><th>% of buffer</th><th>1MS</th><th>2MS</th>"
-	      "<th>p50 wake</th><th>p99 wake</th><th>p99.9 wake</th><th>max wake</th>"
+	      "<th>p50 wake</th><th>p99 wake</th><th>p99.9 wake</th><th>max interval</th>"
 	      "<th>xruns</th><th>lost</th><th>throughput</th></tr></thead>\n<tbody>\n",
 	      f);
 	json_array_foreach(phases, i, ph)
@@ -1046,14 +1052,14 @@ phase_table(FILE *f, const json_t *doc)
 		fprintf(f, "</td><td class=\"num\">%.1f-%.1f s</td>",
 			al_doc_real(ph, "start_ns", 0) / 1e9, al_doc_real(ph, "end_ns", 0) / 1e9);
 		td_int(f, ph, "periods");
-		td_dur(f, ph, "interval_ns.max");
-		td_real(f, ph, "max_interval_pct_of_buffer", "%.1f", " %");
+		td_dur(f, ph, "wake_latency_ns.max");
+		td_real(f, ph, "max_latency_pct_of_buffer", "%.1f", " %");
 		td_real(f, ph, "within_1ms_pct", "%.3f", "");
 		td_real(f, ph, "within_2ms_pct", "%.3f", "");
 		td_dur(f, ph, "wake_latency_ns.p50");
 		td_dur(f, ph, "wake_latency_ns.p99");
 		td_dur(f, ph, "wake_latency_ns.p999");
-		td_dur(f, ph, "wake_latency_ns.max");
+		td_dur(f, ph, "interval_ns.max");
 		td_int(f, ph, "xruns");
 		td_int(f, ph, "lost_periods");
 		throughput_cell(f, json_object_get(ph, "throughput"));
@@ -1696,7 +1702,7 @@ compare_section(FILE *f, const json_t *cmp)
 		fputs(
 		    "</h3>\n<table class=\"cmp\"><thead><tr><th></th><th>result</th>"
 		    "<th>max latency</th><th>% of buffer</th><th>1MS factor</th><th>2MS factor</th>"
-		    "<th>p50 wake</th><th>p99 wake</th><th>p99.9 wake</th><th>max wake</th>"
+		    "<th>p50 wake</th><th>p99 wake</th><th>p99.9 wake</th><th>max interval</th>"
 		    "<th>xruns</th></tr></thead><tbody>\n",
 		    f);
 		json_array_foreach(json_object_get(scope, "rows"), j, row)
@@ -1707,13 +1713,13 @@ compare_section(FILE *f, const json_t *cmp)
 			td_str(f, key);
 			td_str(f, al_doc_str(cmp_result(cmp, key), "label", NULL));
 			td_dur(f, row, "max_latency_ns");
-			td_real(f, row, "max_interval_pct_of_buffer", "%.1f", " %");
+			td_real(f, row, "max_latency_pct_of_buffer", "%.1f", " %");
 			td_real(f, row, "within_1ms_pct", "%.3f", "");
 			td_real(f, row, "within_2ms_pct", "%.3f", "");
 			td_dur(f, row, "wake_p50_ns");
 			td_dur(f, row, "wake_p99_ns");
 			td_dur(f, row, "wake_p999_ns");
-			td_dur(f, row, "wake_max_ns");
+			td_dur(f, row, "max_interval_ns");
 			td_int(f, row, "xruns");
 			fputs("</tr>\n", f);
 		}
@@ -1775,7 +1781,7 @@ overview(struct rctx *c, const struct al_html_input *in, size_t n, const struct 
 	fputs("<section class=\"overview\" id=\"overview\">\n<h2>All results</h2>\n"
 	      "<table class=\"cmp\"><thead><tr><th></th><th>result</th><th>host</th>"
 	      "<th>kernel</th><th>buffer</th><th>max latency</th><th>% of buffer</th>"
-	      "<th>1MS factor</th><th>2MS factor</th><th>p99 wake</th><th>max wake</th>"
+	      "<th>1MS factor</th><th>2MS factor</th><th>p99 wake</th><th>max interval</th>"
 	      "<th>xruns</th></tr></thead><tbody>\n",
 	      c->f);
 	for (i = 0; i < n; i++) {
@@ -1798,12 +1804,12 @@ overview(struct rctx *c, const struct al_html_input *in, size_t n, const struct 
 			 al_doc_int(d, "config.periods", 0),
 			 al_doc_int(d, "config.period_frames", 0), al_doc_int(d, "config.rate", 0));
 		td_str(c->f, buf);
-		td_dur(c->f, d, "total.interval_ns.max");
-		td_real(c->f, d, "total.max_interval_pct_of_buffer", "%.1f", " %");
+		td_dur(c->f, d, "total.wake_latency_ns.max");
+		td_real(c->f, d, "total.max_latency_pct_of_buffer", "%.1f", " %");
 		td_real(c->f, d, "total.within_1ms_pct", "%.3f", "");
 		td_real(c->f, d, "total.within_2ms_pct", "%.3f", "");
 		td_dur(c->f, d, "total.wake_latency_ns.p99");
-		td_dur(c->f, d, "total.wake_latency_ns.max");
+		td_dur(c->f, d, "total.interval_ns.max");
 		td_int(c->f, d, "total.xruns");
 		fputs("</tr>\n", c->f);
 	}
@@ -1879,9 +1885,11 @@ al_report_html(FILE *f, const struct al_html_input *in, size_t n, const struct a
 			midi_section(&c, &in[i], i, n, &h[i]);
 	}
 	fputs("<footer>Made by audiolat " AL_VERSION ". Wake latency: how late the audio thread "
-	      "woke after its period boundary. Interval: the time between wake-ups, latencytest's "
-	      "total latency; max latency / buffer is its factor. 1MS/2MS factor: the share of "
-	      "intervals within 1 ms / 2 ms of one period.</footer>\n</body>\n</html>\n",
+	      "woke after its period boundary, for every period due (a period a stall swallowed "
+	      "counts until the thread was next seen running); max latency is its longest, and "
+	      "its share of the buffer the factor. Interval: the time between wake-ups, "
+	      "latencytest's total latency. 1MS/2MS factor: the share of periods within 1 ms / "
+	      "2 ms of on time.</footer>\n</body>\n</html>\n",
 	      f);
 	if (fflush(f) || ferror(f))
 		rc = -EIO;
