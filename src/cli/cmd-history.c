@@ -3,12 +3,14 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
+#include "core/result.h"
 #include "core/text.h"
 #include "core/units.h"
 #include "store/store.h"
@@ -101,6 +103,12 @@ jint_or_null(int64_t v)
 }
 
 static json_t *
+jreal_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *
 entry_json(const struct al_store_entry *e)
 {
 	json_t *o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
@@ -122,11 +130,15 @@ entry_json(const struct al_store_entry *e)
 	if (e->has_stats) {
 		json_object_set_new(o, "periods", json_integer(e->periods));
 		json_object_set_new(o, "xruns", json_integer(e->xruns));
-		json_object_set_new(o, "wake_max_ns", json_integer(e->wake_max_ns));
-		json_object_set_new(o, "wake_p99_ns", json_integer(e->wake_p99_ns));
-		json_object_set_new(o, "max_interval_pct_of_buffer", json_real(e->max_interval_pct));
-		json_object_set_new(o, "within_1ms_pct", json_real(e->within_1ms_pct));
-		json_object_set_new(o, "within_2ms_pct", json_real(e->within_2ms_pct));
+		json_object_set_new(o, "wake_max_ns", e->wake_max_ns == -1 ? json_null()
+								 : json_integer(e->wake_max_ns));
+		json_object_set_new(o, "wake_p99_ns", e->wake_p99_ns == -1 ? json_null()
+								 : json_integer(e->wake_p99_ns));
+		json_object_set_new(o, "max_interval_pct_of_buffer", jreal_or_null(e->max_interval_pct));
+		json_object_set_new(o, "within_1ms_pct", jreal_or_null(e->within_1ms_pct));
+		json_object_set_new(o, "within_2ms_pct", jreal_or_null(e->within_2ms_pct));
+		json_object_set_new(o, "view", json_string(strcmp(e->schema, AL_SCHEMA_RUN_V1)
+								   ? "per period" : "per wake-up"));
 	} else {
 		static const char *const keys[] = { "periods", "xruns", "wake_max_ns",
 						    "wake_p99_ns", "max_interval_pct_of_buffer",
@@ -178,10 +190,23 @@ collect(const struct al_store_entry *e, void *ud)
 		snprintf(r->config, sizeof(r->config), "%s",
 			 strncmp(e->schema, "audiolat.", 9) ? e->schema : e->schema + 9);
 	if (e->has_stats) {
+		/* -1: null, not measured; a run/1 result's figures are per wake-up: '*' */
+		bool v1 = !strcmp(e->schema, AL_SCHEMA_RUN_V1);
+
 		snprintf(r->periods, sizeof(r->periods), "%lld", (long long)e->periods);
 		snprintf(r->xruns, sizeof(r->xruns), "%lld", (long long)e->xruns);
-		al_format_duration(e->wake_max_ns, r->max, sizeof(r->max));
-		al_format_duration(e->wake_p99_ns, r->p99, sizeof(r->p99));
+		if (e->wake_max_ns == -1)
+			strcpy(r->max, "-");
+		else
+			al_format_duration(e->wake_max_ns, r->max, sizeof(r->max) - 2);
+		if (e->wake_p99_ns == -1)
+			strcpy(r->p99, "-");
+		else
+			al_format_duration(e->wake_p99_ns, r->p99, sizeof(r->p99) - 2);
+		if (v1) {
+			strcat(r->max, " *");
+			strcat(r->p99, " *");
+		}
 	} else {
 		strcpy(r->periods, "-");
 		strcpy(r->xruns, "-");
@@ -224,6 +249,12 @@ print_table(const struct rows *rs)
 		al_text_pad(stdout, r->config, wc, false);
 		printf("  %9s  %6s  %10s  %10s\n", r->periods, r->xruns, r->max, r->p99);
 	}
+	for (i = 0; i < rs->n; i++)
+		if (strchr(rs->v[i].max, '*')) {
+			printf("* per wake-up (an audiolat.run/1 result): the periods a stall swallowed "
+			       "are not in it\n");
+			break;
+		}
 }
 
 int

@@ -979,10 +979,15 @@ cards(FILE *f, const json_t *doc)
 			al_doc_real(t, "max_latency_pct_of_buffer", 0));
 	fmt_dur(al_doc_int(t, "interval_ns.max", 0), buf, sizeof(buf));
 	fprintf(f, "<div class=\"card\"><b>%s</b><span>max interval</span></div>\n", buf);
-	fprintf(f, "<div class=\"card\"><b>%.3f</b><span>1MS factor</span></div>\n",
-		al_doc_real(t, "within_1ms_pct", 0));
-	fprintf(f, "<div class=\"card\"><b>%.3f</b><span>2MS factor</span></div>\n",
-		al_doc_real(t, "within_2ms_pct", 0));
+	for (int k = 1; k <= 2; k++) {
+		double v = al_doc_real(t, k == 1 ? "within_1ms_pct" : "within_2ms_pct", NAN);
+
+		if (isfinite(v))
+			fprintf(f, "<div class=\"card\"><b>%.3f</b><span>%dMS factor</span></div>\n",
+				v, k);
+		else /* not measured */
+			fprintf(f, "<div class=\"card\"><b>-</b><span>%dMS factor</span></div>\n", k);
+	}
 	fmt_dur(al_doc_int(t, "wake_latency_ns.p99", 0), buf, sizeof(buf));
 	fprintf(f, "<div class=\"card\"><b>%s</b><span>p99 wake latency</span></div>\n", buf);
 	fmt_dur(al_doc_int(t, "wake_latency_per_wakeup_ns.p99", 0), buf, sizeof(buf));

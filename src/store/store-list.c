@@ -2,6 +2,7 @@
 /* Listing the results database. */
 #define AL_STORE_PRIVATE
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -119,7 +120,7 @@ col_int(sqlite3_stmt *st, int i)
 static double
 col_num(sqlite3_stmt *st, int i)
 {
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? 0.0 : sqlite3_column_double(st, i);
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
 }
 
 static void

@@ -131,9 +131,9 @@ struct al_store_entry {
 	bool has_stats;             /* the statistics below are set (run documents) */
 	int64_t periods;
 	int64_t xruns;
-	int64_t wake_max_ns;
+	int64_t wake_max_ns;        /* -1 when null (not measured) */
 	int64_t wake_p99_ns;
-	double max_interval_pct;    /* of the buffer */
+	double max_interval_pct;    /* of the buffer; NAN when null (so the two below) */
 	double within_1ms_pct;
 	double within_2ms_pct;
 };
