@@ -8,7 +8,7 @@ AUDIOLAT = $(BUILD)/src/cli/audiolat
 all: build
 
 deps:
-	@scripts/install-deps.sh
+	@AUDIOLAT_DEPS_DIR=$(BUILD)/deps scripts/install-deps.sh
 
 $(BUILD)/build.ninja:
 	meson setup $(BUILD)

@@ -34,9 +34,11 @@
 
 #include "core/clock.h"
 #include "jack.h"
+#include "pcmtime.h"
 
 #define PORTS_MAX 2
 #define MAP_READ_NS (5 * AL_NS_PER_US) /* the clocks read closer than this map within 2.5 us */
+#define DLL_TRUST_NS AL_NS_PER_MS      /* JACK's cycle start this far off the fitted clock: not */
 #define TONE_AMPLITUDE 0.25f /* -12 dBFS */
 /* JACK2 keeps its server sockets here: jack_<server>_<uid>_0 */
 #define JACK_SERVER_DIR "/dev/shm"
@@ -76,7 +78,10 @@ struct jk {
 	double load_sum, load_max;
 	uint64_t load_n;
 
-	uint64_t bound_read, bound_guessed;
+	uint64_t bound_read, bound_fit, bound_guessed;
+	struct al_grid grid;          /* the frame clock fitted to our wake-ups (pcmtime.h) */
+	int64_t frames;               /* frames the server ran since our first cycle */
+	int64_t prev_wake_ns;
 	char server[128];
 	char detail[200];
 	char clock[96];
@@ -244,34 +249,52 @@ jk_process(jack_nframes_t nframes, void *arg)
 	}
 	if (jack_get_cycle_times(j->client, &cur_frames, &cur_us, &next_us, &period_us) == 0 &&
 	    cur_us) {
-		w.boundary_ns = (int64_t)cur_us * AL_NS_PER_US + off_ns;
+		int64_t dll_ns = (int64_t)cur_us * AL_NS_PER_US + off_ns, fit_ns;
+
 		next_ns = (int64_t)next_us * AL_NS_PER_US + off_ns;
 		if (j->have_prev && j->period_frames > 0) {
 			/*
-			 * The counter, as far as the cycle times agree: PipeWire's
+			 * The counter, as far as our own wake-ups agree: PipeWire's
 			 * libjack moves it by hundreds of periods when its driver
-			 * starts, with no time passed.
+			 * starts, with no time passed (the frame clock restarts).
 			 */
-			int64_t by_time = (w.boundary_ns - j->prev_boundary_ns + j->period_ns / 2) /
-					  j->period_ns;
+			int64_t by_time = (wake_ns - j->prev_wake_ns + j->period_ns / 2) / j->period_ns;
 
 			cycles = (uint64_t)(jack_nframes_t)(cur_frames - j->prev_frames) /
 				 (uint64_t)j->period_frames;
 			if ((int64_t)cycles > by_time + 1) {
 				cycles = by_time > 1 ? (uint64_t)by_time : 1;
 				j->counter_jumps++;
+				al_grid_start(&j->grid, j->rate_hz);
 			}
 		}
 		if (cycles < 1)
 			cycles = 1;
+		j->frames += (int64_t)cycles * j->period_frames;
 		j->prev_frames = cur_frames;
-		j->bound_read++;
+		/*
+		 * The cycle start is JACK's delay-locked loop's, which a server
+		 * just started or disturbed has off by milliseconds (seconds at
+		 * first); the frame clock fitted to our wake-ups over the frame
+		 * counter checks it, and stands in where they disagree.
+		 */
+		fit_ns = al_grid_boundary(&j->grid, j->frames, wake_ns);
+		if (j->grid.fitted ? dll_ns - fit_ns > DLL_TRUST_NS || fit_ns - dll_ns > DLL_TRUST_NS
+				   /* before the fit: a cycle we run in began less than a period ago */
+				   : wake_ns - dll_ns > j->period_ns || dll_ns - wake_ns > DLL_TRUST_NS) {
+			w.boundary_ns = fit_ns;
+			j->bound_fit++;
+		} else {
+			w.boundary_ns = dll_ns;
+			j->bound_read++;
+		}
 	} else {
 		/* no cycle times: the wake-up is all we know (latency 0, not measured) */
 		w.boundary_ns = wake_ns;
 		next_ns = wake_ns + j->period_ns;
 		j->bound_guessed++;
 	}
+	j->prev_wake_ns = wake_ns;
 	t1_ns = j->h->work(j->h->ctx, &t0_ns);
 
 	for (i = 0; i < j->n_in; i++) {
@@ -522,6 +545,7 @@ jk_start_cb(void *priv, const struct al_period_hooks *h, int64_t *start_ns)
 	if (atomic_load(&j->dead))
 		return -ECONNRESET;
 	j->h = h;
+	al_grid_start(&j->grid, j->rate_hz);
 	/* xruns before the measurement are not the measurement's */
 	j->xruns_seen = atomic_load(&j->xruns);
 	*start_ns = al_clock_now_ns();
@@ -562,11 +586,15 @@ jk_info(void *priv, struct al_backend_info *out)
 		out->dsp_load_mean_pct = j->load_sum / (double)j->load_n;
 		out->dsp_load_max_pct = j->load_max;
 	}
-	out->bound_total = j->bound_read + j->bound_guessed;
-	out->bound_estimated = j->bound_guessed;
+	out->bound_total = j->bound_read + j->bound_fit + j->bound_guessed;
+	out->bound_estimated = j->bound_fit + j->bound_guessed;
 	if (j->bound_guessed)
 		snprintf(out->bound_note, sizeof(out->bound_note),
 			 "jack_get_cycle_times() failed: the wake-up stands for the cycle start");
+	else if (j->bound_fit)
+		snprintf(out->bound_note, sizeof(out->bound_note),
+			 "JACK's cycle start was over 1 ms off the frame clock fitted to our wake-ups "
+			 "(its DLL settling): the fit stood in");
 	snprintf(out->negative_note, sizeof(out->negative_note),
 		 "the cycle start is mapped onto CLOCK_MONOTONIC between two clock reads "
 		 "(within 2.5 us)");

@@ -348,9 +348,8 @@ wake_notes(const json_t *doc, const json_t *st, FILE *f)
 		return;
 	}
 	if (missed > 0)
-		fprintf(f, "wake latency counts every period due: the %" PRId64 " missed ones count "
-			   "until the thread was next seen running; per wake-up counts wake-ups "
-			   "only (as cyclictest)\n", missed);
+		fprintf(f, "wake latency: per period due, the %" PRId64 " missed until the thread ran "
+			   "again; per wake-up: as cyclictest\n", missed);
 	if (total > 0 && est > 0)
 		fprintf(f, "wake latency: %" PRId64 " of %" PRId64 " boundaries estimated (%s)\n",
 			est, total, safe(al_doc_str(b, "boundaries.how", "?"), buf, sizeof(buf)));

@@ -198,6 +198,13 @@ rm -rf "$root"
 mkdir -p "$root/usr/bin" "$root/usr/lib/audiolat-guest" || die "mkdir $root"
 cp -L "$audiolat" "$root/usr/bin/audiolat" || die "copy $audiolat"
 copy_libs "$root" "$audiolat" || die "libraries of audiolat"
+# the truth matrix's faults of known size (tests/truth), built beside audiolat
+truth=${TRUTH_TOOLS_DIR:-$(dirname "$audiolat")/../../tests/truth}
+for t in truth-stall truth-hog; do
+	[ -x "$truth/$t" ] || die "no $t in $truth (build the tests)"
+	cp -L "$truth/$t" "$root/usr/bin/$t" || die "copy $t"
+	copy_libs "$root" "$truth/$t" || die "libraries of $t"
+done
 # the libraries the base already holds (same host files: the stamp covers them)
 # stay out of the per-run part
 while read -r f; do

@@ -306,39 +306,80 @@ check_alsa_xrun() {
 	finish
 }
 
-# stop_xrun BACKEND DEVICE [RUN OPTIONS]: audiolat run stopped (SIGSTOP) for
-# 300 ms after 0.8 s; the xrun(s) it reports, with validated durations.
-# ZERO_OK=1: xruns of "at least 0 ms" are allowed besides the long one (a
+# (a hog on the guest's one CPU holds the timer interrupt's bottom half too:
+# snd-dummy then reports xruns of "at least 0 ms" as it catches up, ZERO_OK)
+check_alsa_hog() {
+	need_backend alsa
+	HOG=1 ZERO_OK=1 stop_xrun alsa hw:Dummy -L 20
+	finish
+}
+
+# stop_xrun BACKEND DEVICE [RUN OPTIONS]: the truth matrix in the guest
+# (docs/truth.md). audiolat run is stopped (SIGSTOP, truth-stall) for a
+# random 150..400 ms at a random point (HOG=1: a SCHED_FIFO 90 hog spins
+# for a random 80..150 ms instead, the guest's one CPU being the audio
+# thread's), and what it reports is held to the fault: one xrun event
+# overlapping it, its duration the fault less the queued audio, its lost
+# periods, the per-period max and p99 of the fault, the per-wake-up p99
+# untouched. Under TCG the kernel notices an xrun at its next period
+# interrupt, which a busy host delays: 60 ms of slack on that side.
+# ZERO_OK=1: xruns of "at least 0 ms" are allowed besides the fault's (a
 # device that reports an xrun before our clock says its audio ran out:
-# qemu's HDA, whose DMA catches up in bursts after a restart)
+# qemu's HDA, whose DMA catches up in bursts after a restart: trap 10)
 stop_xrun() {
 	_be=$1 _dev=$2
 	shift 2
 	_min=1
 	[ "${ZERO_OK:-0}" = 1 ] && _min=0
 	ref_sim
-	al_run_bg -b "$_be" -D "$_dev" "$@" -d 2s -v --no-histogram --json "$W/x.json" >"$W/out" 2>"$W/err" &
+	al_run_bg -b "$_be" -D "$_dev" "$@" -d 3s -v --no-histogram --json "$W/x.json" >"$W/out" 2>"$W/err" &
 	pid=$!
-	sleep 0.8
-	kill -STOP $pid
-	sleep 0.3
-	kill -CONT $pid
+	# measuring: the audio thread (SCHED_FIFO) waited 20 periods
+	_i=0
+	while [ $_i -lt 200 ]; do
+		_n=0
+		for _t in /proc/$pid/task/*; do
+			[ "$(awk '{ print $41 }' "$_t/stat" 2>/dev/null)" = 1 ] || continue
+			_n=$(awk '/^voluntary_ctxt_switches/ { print $2 }' "$_t/status")
+		done
+		[ "${_n:-0}" -ge 20 ] && break
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	[ $_i -lt 200 ] || fail "the run did not measure in 20 s"
+	sleep "0.$((2 + RANDOM % 6))" # the random point: the fault's timing, not a wait
+	if [ "${HOG:-0}" = 1 ]; then
+		_what="hog"
+		# (started with -L 20: the hog and the audio thread's work together stay
+		# under the kernel's real-time bandwidth, sched_rt_runtime_us)
+		_f=$(truth-hog 0 90 $((80 + RANDOM % 71))) || fail "truth-hog could not run"
+		_fault=${_f#*hog_ns=}
+	else
+		_what="stall"
+		_f=$(truth-stall $pid $((150 + RANDOM % 251))) || fail "truth-stall could not stop the run"
+		_fault=${_f#*stall_ns=}
+	fi
+	_at=${_f#*_real_ns=}
+	_at=${_at%% *}
 	wait $pid
-	expect_rc $? "the stopped run" 0
-	# validated durations: no zero, negative or epoch-sized ones, all inside
-	# the run. The stop's xrun counts from when the kernel noticed it (its
-	# trigger time stamp, "at least" as aplay says; OSS: when the queued
-	# audio ran out): a guest starved by a busy host notices late, so it is
-	# asserted to 50 ms, not 300 (about 310 ms on a quiet host, 110 ms seen
-	# at a load average of 65)
-	jcheck "$W/x.json" --arg be "$_be" --arg dev "$_dev" --argjson min "$_min" --slurpfile ref /tmp/ref-sim.json <<EOF
+	expect_rc $? "the $_what run" 0
+	info "$_what of $((_fault / 1000)) us"
+	# the fault's events: 20 ms or more, overlapping the fault give or take the
+	# queued audio, a period and the slack
+	EV='(.config.buffer_ns as $b | .config.period_ns as $p | (.started_at | capture("^(?<s>.*)[.](?<f>[0-9]+)Z$") | ((.s + "Z") | fromdateiso8601) * 1000000000 + ((.f + "000000000")[0:9] | tonumber)) as $s | ($at - $s) as $from | [.xrun_events[] | select(.duration_ns >= 20000000 and .t_ns <= $from + $f + $b + $p + $slack and .t_ns + .duration_ns >= $from - $p - $slack)])'
+	jcheck "$W/x.json" --arg be "$_be" --arg dev "$_dev" --argjson min "$_min" --slurpfile ref /tmp/ref-sim.json \
+		--argjson f "$_fault" --argjson at "$_at" --argjson slack 60000000 <<EOF
 $RUN_CHECKS
-at least one xrun @@ .total.xruns >= 1 and (.xrun_events | length) >= 1
+the fault's event: one xrun of 20 ms or more overlapping it (TCG adds short ones as it catches up) @@ $EV | length == 1
+its duration is the fault less the queued audio (- 1 period - 60 ms .. + 1 period + 60 ms) @@ .config.buffer_ns as \$b | .config.period_ns as \$p | ($EV | .[0].duration_ns) as \$d | \$d >= \$f - \$b - \$p - \$slack and \$d <= \$f + \$p + \$slack
+its lost periods are its duration in periods (+-2) @@ .config.period_ns as \$p | ($EV | .[0]) as \$e | (\$e.lost_periods - \$e.duration_ns / \$p) | fabs <= 2
 every xrun duration is positive (ZERO_OK: not negative) @@ [.xrun_events[] | select(.duration_ns < \$min)] | if . == [] then true else .[0:3] end
-every xrun duration is shorter than the run @@ .duration_ns as \$d | [.xrun_events[] | select(.duration_ns >= \$d)] | if . == [] then true else .[0:3] end
 every xrun lies inside the run @@ .duration_ns as \$d | [.xrun_events[] | select(.t_ns < 0 or .t_ns > \$d)] | if . == [] then true else {duration_ns: \$d, outside: .[0:3]} end
-the 300 ms stop shows as an xrun of at least 50 ms @@ [.xrun_events[].duration_ns] | max >= 50000000
-info @@ "$_dev: \(.total.xruns) xruns (TCG misses short periods), the longest: " + ([.xrun_events[].duration_ns] | sort | reverse | .[0:3] | map("\(. / 1000 | floor / 1000) ms") | join(", ")) + "; \(.backend.xrun_durations)"
+per period, the max is at least the fault (- the buffer - 60 ms) @@ .config.buffer_ns as \$b | .config.period_ns as \$p | .total.wake_latency_ns.max >= \$f - \$b - \$p - \$slack
+per period, p99 is at least the fault's (its xrun - (k+1) periods) @@ .config.period_ns as \$p | .total.periods as \$n | (\$n - (0.99 * \$n | ceil) + 1) as \$k | ($EV | .[0].duration_ns) as \$top | .total.wake_latency_ns.p99 >= \$top - (\$k + 1) * \$p - 0.02 * \$top
+per wake-up, p99 (p90 under 300 wake-ups: 1 % of them is the fault's own) stays below half of it @@ (if .total.wakeups >= 300 then .total.wake_latency_per_wakeup_ns.p99 else .total.wake_latency_per_wakeup_ns.p90 end) < \$f / 2
+info @@ "windows [t ms, periods, mean us, wake-ups]: " + ([.timeseries.rows[] | select(.[1] > 0) | "\(.[0] / 1000000) \(.[1]) \((.[3] // 0) / 1000 | floor) \(.[8])"] | .[0:40] | join(", "))
+info @@ "$_dev: \(.total.xruns) xruns, the longest: " + ([.xrun_events[].duration_ns] | sort | reverse | .[0:3] | map("\(. / 1000 | floor / 1000) ms") | join(", ")) + "; per period max \(.total.wake_latency_ns.max / 1000 | floor / 1000) ms, p99 \(.total.wake_latency_ns.p99 / 1000 | floor / 1000) ms; \(.backend.xrun_durations)"
 EOF
 	grep -q 'underrun!!! (at least [0-9.]* ms long)' "$W/out" || fail "-v printed no aplay-style underrun line"
 }
@@ -732,7 +773,8 @@ devices 20 audiolat devices lists the Dummy and Loopback PCMs
 devices_midi 20 audiolat devices lists the VirMIDI ports
 alsa_playback 20 audiolat run -b alsa -D hw:Dummy: periods measured, the same JSON as sim
 alsa_capture 20 audiolat run -b alsa -D hw:Dummy --capture: periods measured, the same JSON as sim
-alsa_xrun 20 audiolat run -b alsa -D hw:Dummy stopped for 300 ms: xrun(s) with validated durations
+alsa_xrun 30 truth: audiolat run -b alsa -D hw:Dummy stopped for 150..400 ms: one xrun of the stall, per-period figures of it
+alsa_hog 30 truth: audiolat run -b alsa -D hw:Dummy under a SCHED_FIFO hog of 80..150 ms: one xrun of it
 alsa_loopback 20 audiolat run -b alsa: playback on hw:Loopback,0,0 while capture runs on hw:Loopback,1,0
 roundtrip 30 audiolat roundtrip -b alsa hw:Loopback,0,0 -> hw:Loopback,1,0: the delay is the buffer, the same in two runs
 midi_rawmidi 20 audiolat midi record --api rawmidi on VirMIDI (framing stamps) fed by midi send through the sequencer at 10 Hz
@@ -743,10 +785,10 @@ drivers_hw 30 qemu's HDA (snd-hda-intel) and USB audio (snd-usb-audio) cards and
 devices_hw 20 audiolat devices lists the HDA and USB audio PCMs and the HDA card's /dev/dsp
 alsa_hda 20 audiolat run -b alsa -D hw:Intel (snd-hda-intel): periods measured, the same JSON as sim
 alsa_usb 20 audiolat run -b alsa -D hw:Audio (snd-usb-audio, seed 004's driver): periods measured, the same JSON as sim
-alsa_hda_xrun 20 audiolat run -b alsa -D hw:Intel stopped for 300 ms: xrun(s) with validated durations
-alsa_usb_xrun 20 audiolat run -b alsa -D hw:Audio stopped for 300 ms: xrun(s) with validated durations
+alsa_hda_xrun 30 truth: audiolat run -b alsa -D hw:Intel stopped for 150..400 ms: one xrun of the stall, per-period figures of it
+alsa_usb_xrun 30 truth: audiolat run -b alsa -D hw:Audio stopped for 150..400 ms: one xrun of the stall, per-period figures of it
 oss_hda 20 audiolat run -b oss on the HDA card's /dev/dsp with latencytest's 3x256 fragments
-oss_hda_xrun 20 audiolat run -b oss on the HDA card's /dev/dsp stopped for 300 ms: the underrun found without stamps
+oss_hda_xrun 30 truth: audiolat run -b oss on the HDA card's /dev/dsp stopped for 150..400 ms: the underrun found without stamps
 compare_alsa_oss 40 audiolat compare of ALSA and OSS runs on the HDA card: seed 000's table
 EOF
 }

@@ -1,0 +1,203 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The truth matrix, one backend (docs/truth.md): truth.sh sim|jack|pwjack|
+# plugjack|pwalsa|oss. Into a running audiolat run, faults of known size:
+#  - a SIGSTOP stall of 150-400 ms (random) at a random point;
+#  - a SCHED_FIFO hog of 80-150 ms (random) on the audio thread's CPU;
+#  - a sustained lateness (jack, pwjack, plugjack: a JACK client that
+#    spins 2 ms of every cycle ahead of ours, a phase of the run);
+# and what the JSON says against the truth: one xrun event per fault of
+# the measured duration (within the backend's window below), its time,
+# its lost periods, the per-period max and p99 of the stall, the
+# per-wake-up p99 untouched; the lateness as the phase's p50. (A load
+# spec ends a phase at ':': the port patterns have none.)
+BE=${1:?backend} # (servers.sh sets the positional parameters)
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../servers.sh"
+. "$(dirname "$0")/lib.sh"
+trap 'truth_cleanup; srv_stop_all; rm -rf "$T_TMP"' EXIT
+MS=1000000
+J=$T_TMP/run.json
+# how far a measured xrun may lie from the fault: below, the audio still
+# queued when it began (the buffer; a callback backend: none) and a
+# period; above, a period and the wake-up after it (10 ms)
+TOL_HI=$((10 * MS))
+RUN=()     # the run's arguments
+PRE=()     # what runs audiolat (pw-jack)
+QUEUED=1   # 1: the card plays the queued buffer on into the stall
+LATE=      # the sustained lateness: how audiolat's input is found (a jack_lsp pattern)
+NOISE=$((20 * MS)) # the longest xrun the path makes on its own, away from the faults
+
+need() { command -v "$1" >/dev/null || { t_result 1 "$2 is installed ($1)"; t_done; exit 1; }; }
+need jq jq
+need taskset "taskset (util-linux)"
+[ -x "$TRUTH_BIN/truth-stall" ] && [ -x "$TRUTH_BIN/truth-hog" ] ||
+	{ t_result 1 "the truth tools are built ($TRUTH_BIN)"; t_done; exit 1; }
+
+case $BE in
+sim)
+	RUN=()
+	;;
+jack)
+	start_jackd "$(srv_name truth)" 256 || { t_result 1 "jackd (dummy) starts: $SRV_WHY"; t_done; exit 1; }
+	export JACK_DEFAULT_SERVER=$SRV_JACKD_NAME
+	# the server's own thread stays off the CPU the hog takes
+	taskset -a -p -c 0 "$SRV_JACKD_PID" >/dev/null
+	RUN=(-b jack --duplex)
+	QUEUED=0
+	LATE='audiolat-[0-9]*.in_1'
+	;;
+pwjack)
+	start_pipewire 256 48000 || { t_result 1 "PipeWire with a null sink starts: $SRV_WHY"; t_done; exit 1; }
+	PRE=(pw-jack)
+	RUN=(-b jack --duplex)
+	QUEUED=0
+	LATE='audiolat-[0-9]*.in_1'
+	;;
+plugjack)
+	start_jackd "$(srv_name truth)" 256 || { t_result 1 "jackd (dummy) starts: $SRV_WHY"; t_done; exit 1; }
+	export JACK_DEFAULT_SERVER=$SRV_JACKD_NAME
+	taskset -a -p -c 0 "$SRV_JACKD_PID" >/dev/null
+	RUN=(-b alsa -D plug:jack -P 256 -n 2)
+	LATE='audiolat[.]C[.].*.in_000'
+	;;
+pwalsa)
+	plugin=$(ls /usr/lib/*/alsa-lib/libasound_module_pcm_pipewire.so \
+		"$BUILD_DIR"/deps/pipewire-alsa/usr/lib/*/alsa-lib/libasound_module_pcm_pipewire.so \
+		2>/dev/null | head -n 1)
+	[ -n "$plugin" ] || { t_result 1 "PipeWire's ALSA plugin is there (pipewire-alsa, scripts/install-deps.sh)"; t_done; exit 1; }
+	start_pipewire 256 48000 || { t_result 1 "PipeWire with a null sink starts: $SRV_WHY"; t_done; exit 1; }
+	{
+		echo "</usr/share/alsa/alsa.conf>"
+		echo "pcm_type.pipewire { lib \"$plugin\" }"
+		echo 'pcm.truthpw { type pipewire playback_node "-1" capture_node "-1" }'
+	} >"$T_TMP/asound.conf"
+	export ALSA_CONFIG_PATH=$T_TMP/asound.conf
+	RUN=(-b alsa -D truthpw -P 256 -n 3)
+	# PipeWire 0.3.65's plugin on a null sink starves about once a second
+	# for ~40 ms whatever the buffer, and says so itself (docs/truth.md)
+	NOISE=$((60 * MS))
+	;;
+oss)
+	[ -n "${FAKE_OSS_MODULE:-}" ] && [ -f "$FAKE_OSS_MODULE" ] ||
+		{ t_result 1 "the fake /dev/dsp is built (FAKE_OSS_MODULE)"; t_done; exit 1; }
+	# the fake answers for a path that never exists as a file
+	export FAKE_OSS_PATH=$T_TMP/dev/dsp
+	PRE=(env "LD_PRELOAD=$FAKE_OSS_MODULE")
+	RUN=(-b oss -D "$FAKE_OSS_PATH" -P 256 -n 3)
+	;;
+*)
+	echo "truth.sh: no backend '$BE'" >&2
+	exit 2
+	;;
+esac
+
+# realtime at the stream start, from the document (ms precision)
+START_NS='(.started_at | capture("^(?<s>.*)\\.(?<f>[0-9]+)Z$") |
+	((.s + "Z") | fromdateiso8601) * 1000000000 + ((.f + "000000000")[0:9] | tonumber))'
+
+# check_fault WHAT FAULT_NS FAULT_REAL_NS: the run in $J against one fault.
+# The fault's event is the one (not the server's) that overlaps the fault,
+# give or take the queued audio, a period and 20 ms; a VM's noise may add
+# short ones elsewhere, and those are allowed but must stay short.
+check_fault() {
+	local what=$1 f=$2 at=$3 b p lo hi ev
+	p=$(jq '.config.period_ns' "$J")
+	b=$(jq '.config.buffer_ns' "$J")
+	[ "$QUEUED" = 1 ] || b=0
+	lo=$((f - b - p))
+	hi=$((f + p + TOL_HI))
+	ev="$START_NS as \$s | (\$at - \$s) as \$from |
+		[.xrun_events[] | select(.source != \"server\" and
+			.t_ns <= \$from + \$f + \$b + \$p + 20000000 and .t_ns + .duration_ns >= \$from - \$p - 20000000)]"
+	set -- --argjson at "$at" --argjson f "$f" --argjson b "$b" --argjson p "$p" \
+		--argjson lo "$lo" --argjson hi "$hi"
+	tjq "$what: one xrun event for it (the server's own notifications aside)" "$ev | length == 1" "$J" "$@"
+	# the path's own xruns away from the fault are its business: listed, not judged
+	jq -c "($ev) as \$mine | [.xrun_events[] | select(.source != \"server\")] - \$mine |
+	       map([.t_ns, .duration_ns, .source])" "$J" "$@" 2>/dev/null |
+		sed 's/^\[\]$//; /^$/d; s/^/# the path'"'"'s own xruns [t_ns, duration_ns, source]: /'
+	tjq "$what: its duration $((lo / MS))..$((hi / MS)) ms (the truth $((f / 1000)) us, less the queued audio)" \
+		"$ev | .[0].duration_ns | . >= \$lo and . <= \$hi" "$J" "$@"
+	tjq "$what: it began when the fault did (-1 period .. the queued audio + 1 period + 20 ms)" \
+		"$START_NS as \$s | ($ev | .[0].t_ns) as \$t | (\$t - (\$at - \$s)) as \$d |
+		 \$d >= -\$p - 20000000 and \$d <= \$b + \$p + 20000000" "$J" "$@"
+	# (a callback backend's event lasts until its late first cycle after the
+	# fault ran: up to 20 ms more than the cycles it lost)
+	tjq "$what: its lost periods are its duration in periods (-1 and 20 ms .. +1)" \
+		"($ev | .[0]) as \$e | \$e.lost_periods * \$p >= \$e.duration_ns - \$p - 20000000 and
+		 \$e.lost_periods * \$p <= \$e.duration_ns + \$p" "$J" "$@"
+	tjq "$what: the periods it swallowed are missed periods, charged" \
+		".total.missed_periods >= ($ev | .[0].lost_periods - 1)" "$J" "$@"
+	tjq "$what: per period, the max is the fault ($((lo / MS))..$((hi / MS)) ms + a period)" \
+		'.total.wake_latency_ns.max >= $lo and .total.wake_latency_ns.max <= $hi + $p' "$J" "$@"
+	# the k-th largest of the run's periods, k = N - ceil(0.99 N) + 1, is the
+	# fault's k-th: the fault's longest less k - 1 periods (the path's own
+	# xruns can only add large values: at least that, at most the max)
+	tjq "$what: per period, p99 is the fault's ((its longest - (k-1) periods) - 2 periods .. max)" \
+		"($ev | .[0]) as \$e | .total.periods as \$n | (\$n - (0.99 * \$n | ceil) + 1) as \$k |
+		 ([\$e.duration_ns, \$lo] | max) as \$top | (\$top - (\$k - 1) * \$p) as \$want |
+		 .total.wake_latency_ns.p99 >= \$want - 2 * \$p - 0.02 * \$want and
+		 .total.wake_latency_ns.p99 <= .total.wake_latency_ns.max" "$J" "$@"
+	tjq "$what: per wake-up, p99 stays below a quarter of it (one wake-up saw it)" \
+		'.total.wake_latency_per_wakeup_ns.p99 < $f / 4' "$J" "$@"
+}
+
+# --- a SIGSTOP stall of 150..400 ms at a random point
+S=$(truth_random 150 400)
+if truth_start "$J" "${PRE[@]}" "$AUDIOLAT" run "${RUN[@]}" -d 4s; then
+	sleep "0.$(truth_random 2 9)" # the random point: the fault's timing, not a wait
+	truth_stall "$S" || t_result 1 "truth-stall stopped audiolat"
+	truth_wait
+	t_result $? "stall of $S ms: the run exits 0"
+	check_fault "stall $S ms" "$STALL_NS" "$STOP_REAL_NS"
+else
+	t_result 1 "stall: the run measures"
+fi
+
+# --- a SCHED_FIFO 90 hog of 80..150 ms on the audio thread's CPU
+H=$(truth_random 80 150)
+CPU=$(($(nproc) - 1))
+if [ "$(nproc)" -lt 2 ]; then
+	t_result 1 "hog: two CPUs or more (one for the hog and audiolat, one for the rest)"
+# (-L 20: the hog and the audio thread's work together stay under the
+# kernel's real-time bandwidth, sched_rt_runtime_us: no throttling after it)
+elif truth_start "$J" "${PRE[@]}" "$AUDIOLAT" run "${RUN[@]}" -d 4s -p 80 -L 20; then
+	case $BE in
+	jack | pwjack) truth_pin_rt "$CPU" ne 80 ;; # JACK's client thread
+	*) truth_pin_rt "$CPU" eq 80 ;;             # audiolat's audio thread
+	esac
+	t_result $? "hog: the audio thread pinned to CPU $CPU, the rest elsewhere"
+	sleep "0.$(truth_random 2 9)"
+	truth_hog "$CPU" "$H"
+	t_result $? "hog of $H ms at SCHED_FIFO 90 on CPU $CPU ran"
+	truth_wait
+	t_result $? "hog of $H ms: the run exits 0"
+	check_fault "hog $H ms" "$HOG_NS" "$HOG_REAL_NS"
+else
+	t_result 1 "hog: the run measures"
+fi
+
+# --- a sustained lateness: 2 ms of every cycle, by a JACK client ahead of ours
+if [ -n "$LATE" ]; then
+	SLOW="$TRUTH_BIN/truth-slow-client"
+	LATE_RUN=("${RUN[@]}")
+	# the lateness on the capture side of the ALSA plugin (its JACK client reads our input)
+	[ "$BE" = plugjack ] && LATE_RUN=(-b alsa -D plug:jack -P 256 -n 2 --capture)
+	# (-L 20: our work and the 2 ms ahead of it stay well inside a period)
+	"${PRE[@]}" "$AUDIOLAT" run "${LATE_RUN[@]}" -L 20 -d 7s -q --no-db --json "$J" \
+		--load "idle:3s,cmd:$(dirname "$0")/slow-wrap.sh $SLOW 2000 $LATE:4s" >"$OUT" 2>"$ERR"
+	t_result $? "lateness: the run with a 2 ms client ahead of it exits 0"
+	tjq "lateness: the slow phase ran its client (no load error)" '.phases[1].error == null' "$J"
+	tjq "lateness: the idle phase's p50 is under 1 ms" '.phases[0].wake_latency_ns.p50 < 1000000' "$J"
+	tjq "lateness: the slow phase's p50 is 2 ms above the idle one's (1.8..2.4)" \
+		'(.phases[1].wake_latency_ns.p50 - .phases[0].wake_latency_ns.p50) as $d | $d >= 1800000 and $d <= 2400000' "$J"
+	tjq "lateness: and stays there: the median window mean from 1.5 s in is 1.8 ms or more (a grid that crept would read 0)" \
+		'.phases[1] as $ph | .timeseries.window_ns as $w | [.timeseries.rows[] |
+		 select(.[0] >= $ph.start_ns + 1500000000 and .[0] + $w <= $ph.end_ns and .[1] > 0) | .[3]] | sort as $m |
+		 ($m | length) >= 10 and $m[($m | length) / 2 | floor] >= 1800000' "$J"
+	tjq "lateness: no period counted twice (missed and served)" \
+		'.phases[1].missed_periods <= 2 and .phases[1].periods <= (.phases[1].end_ns - .phases[1].start_ns) / .config.period_ns + 3' "$J"
+fi
+
+t_done
