@@ -355,6 +355,7 @@ open_pcm(struct alsa *a, snd_pcm_t **pcm, snd_pcm_stream_t stream)
 	case -ENOENT:
 	case -ENODEV:
 	case -ENXIO:
+	case -EINVAL: /* alsa-lib's answer for a card that does not exist (hw:77,0) */
 		return -ENOENT;
 	case -EBUSY:
 	case -EAGAIN:

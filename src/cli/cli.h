@@ -39,6 +39,28 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_opt_long(const char *opt, const char *arg, long min, long max, long *out);
 int cli_opt_duration(const char *opt, const char *arg, int64_t default_unit_ns, int64_t *out_ns);
 
+/*
+ * The one errno -> exit status table of every subcommand (audiolat(1)):
+ * no such device or server, in use, not permitted, not supported here: 4
+ * (AL_EXIT_UNAVAILABLE); a configuration the device cannot come close to
+ * or refuses: 2; 0: 0; anything else: 1. err is -errno (or errno).
+ */
+int cli_exit_of(int err);
+
+/*
+ * A failure to start, in one line, the same shape for every subcommand:
+ * "audiolat CMD: WHAT: WHY (KIND)" (WHAT the backend, load or MIDI
+ * subcommand, may be ""; WHY the library's own one line, such as "hw:0:
+ * cannot open for playback: ...", or strerror when it said nothing; KIND
+ * the table's: "no such device or server", "in use by another program",
+ * ...); exit by
+ * cli_exit_of(); for no such device, the devices backend b (may be NULL)
+ * can reach, one a line, after it. Returns the exit status.
+ */
+struct al_backend_ops;
+int cli_fault(const char *cmd, int err, const char *what, const char *why,
+	      const struct al_backend_ops *b);
+
 /* Usage error for an unknown option or missing argument (from getopt). */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -288,7 +288,7 @@ cmd_load(int argc, char **argv)
 	bool classic, interrupted = false, text;
 	struct timespec ts;
 	size_t n_phases = 0;
-	int rc, r, exit_code = AL_EXIT_OK;
+	int rc, r, start_rc, exit_code = AL_EXIT_OK;
 
 	rc = parse_args(argc, argv, &p, err, sizeof(err));
 	if (rc)
@@ -321,8 +321,8 @@ cmd_load(int argc, char **argv)
 	r = al_load_check_opts(&p.opts, phases, n_phases, err, sizeof(err));
 	if (r) {
 		al_load_spec_free(phases);
-		if (r == -EOPNOTSUPP)
-			return cli_cmd_error(AL_EXIT_UNAVAILABLE, "load", "%s", err);
+		if (r == -EOPNOTSUPP || r == -EPERM)
+			return cli_fault("load", r, "", err, NULL);
 		return cli_usage_error("load", "%s", err);
 	}
 
@@ -353,11 +353,12 @@ cmd_load(int argc, char **argv)
 	cli_catch_stop_signals();
 	start_ns = al_clock_now_ns();
 	r = al_load_phase_start(&phases[0], &p.opts, &set, err, sizeof(err));
+	start_rc = r;
 	if (r) {
 		/* reported like a failed load: text, JSON, exit status */
 		snprintf(ph->error, sizeof(ph->error), "%s", err);
 		al_load_phase_describe(&phases[0], &p.opts, ph->load, sizeof(ph->load));
-		exit_code = r == -EPERM || r == -EOPNOTSUPP ? AL_EXIT_UNAVAILABLE : AL_EXIT_RUNTIME;
+		exit_code = cli_exit_of(r);
 	}
 	if (duration_ns)
 		end_ns = start_ns + duration_ns;
@@ -395,7 +396,9 @@ cmd_load(int argc, char **argv)
 		}
 		fflush(stdout);
 	}
-	if (*ph->error)
+	if (*ph->error && start_rc)
+		cli_fault("load", start_rc, "", ph->error, NULL); /* it could not start */
+	else if (*ph->error)
 		cli_cmd_error(AL_EXIT_RUNTIME, "load", "%s", ph->error);
 	if (p.json_path) {
 		r = write_json(p.json_path, ph, phases[0].name, elapsed_ns, interrupted);

@@ -505,19 +505,7 @@ parse_args(unsigned sub, int argc, char **argv, struct midi_opts *o, char *err, 
 int
 midi_port_error(const struct midi_opts *o, int rc, const char *err)
 {
-	switch (rc) {
-	case -ENOTSUP:
-	case -ENOENT:
-	case -ENODEV:
-	case -EACCES:
-	case -EBUSY:
-	case -EPERM:
-		return cli_cmd_error(AL_EXIT_UNAVAILABLE, "midi", "%s: %s", o->sub, err);
-	case -EINVAL:
-		return cli_cmd_error(AL_EXIT_USAGE, "midi", "%s: %s", o->sub, err);
-	default:
-		return cli_cmd_error(AL_EXIT_RUNTIME, "midi", "%s: %s", o->sub, err);
-	}
+	return cli_fault("midi", rc, o->sub, err, NULL);
 }
 
 /* ---- analyze ---- */

@@ -446,15 +446,6 @@ print_summary_line(const struct run *x)
 	       x->stream_err ? "error" : al_mtdm_status_name(s->status));
 }
 
-static int
-open_error(const struct run *x, int rc, const char *why)
-{
-	int code = rc == -ENOENT || rc == -ENODEV || rc == -EBUSY || rc == -ENOTSUP
-		   ? AL_EXIT_UNAVAILABLE : AL_EXIT_RUNTIME;
-
-	return cli_cmd_error(code, CMD, "%s: %s", x->o.backend, *why ? why : strerror(-rc));
-}
-
 /* Sample the loop every 250 ms until the end, a signal or a dead stream. */
 static int
 measure(struct run *x, struct al_mtdm *m, void *priv)
@@ -557,7 +548,7 @@ cmd_roundtrip(int argc, char **argv)
 	}
 	rc = x.ops->open(priv, &cfg, &x.info, why, sizeof(why));
 	if (rc) {
-		exit_code = open_error(&x, rc, why);
+		exit_code = cli_fault(CMD, rc, x.o.backend, why, NULL);
 		goto out;
 	}
 	opened = true;

@@ -10,7 +10,6 @@
 #include "core/units.h"
 #include "load/load.h"
 #include "run/run.h"
-#include "cli-devices.h"
 #include "cli.h"
 #include "run-common.h"
 
@@ -48,46 +47,23 @@ static int
 map_run_error(const char *cmd, const struct al_run_cli *p, const struct al_result *r, int rc)
 {
 	const struct al_backend_ops *b = al_backend_find(p->cfg.backend);
-	const char *why = r->backend.error;
+	char what[160];
 
 	if (b && b->unavailable)
 		return cli_cmd_error(AL_EXIT_UNAVAILABLE, cmd, "backend %s: %s", b->name,
 				     b->unavailable);
-	switch (rc) {
-	case -ENODEV:
-	case -ENOENT:
-		/* no such device: say so, and what there is */
-		if (why[0] && b && b->list) {
-			cli_cmd_error(AL_EXIT_UNAVAILABLE, cmd, "%s %s", b->name, why);
-			fprintf(stderr, "devices of the %s backend (audiolat devices):\n", b->name);
-			cli_devices_print(stderr, b, "  ");
-			return AL_EXIT_UNAVAILABLE;
-		}
-		goto unavailable;
-	case -EBUSY:
-		return cli_cmd_error(AL_EXIT_UNAVAILABLE, cmd, "%s %s: in use by another program",
-				     p->cfg.backend, why[0] ? why : p->cfg.device);
-	case -ERANGE:
-		return cli_cmd_error(AL_EXIT_USAGE, cmd, "-r/-P/-n: %s",
-				     why[0] ? why : strerror(-rc));
-	case -ENOTSUP:
-	case -EACCES:
-		if (why[0])
-			return cli_cmd_error(AL_EXIT_UNAVAILABLE, cmd, "%s %s", p->cfg.backend,
-					     why);
-	unavailable:
-		return cli_cmd_error(AL_EXIT_UNAVAILABLE, cmd, "backend %s%s%s: %s", p->cfg.backend,
-				     p->cfg.device[0] ? " device " : "", p->cfg.device,
-				     strerror(-rc));
-	case -EINVAL:
-		if (!strcmp(p->cfg.backend, "sim") && p->cfg.device[0])
-			return cli_cmd_error(AL_EXIT_USAGE, cmd,
-					     "-D/--device: the sim backend has no devices");
-		return cli_cmd_error(AL_EXIT_USAGE, cmd, "backend %s refused the configuration: %s",
-				     p->cfg.backend, strerror(-rc));
-	default:
-		return cli_cmd_error(AL_EXIT_RUNTIME, cmd, "%s", strerror(-rc));
-	}
+	if (rc == -EINVAL && b && !b->list && p->cfg.device[0])
+		return cli_cmd_error(AL_EXIT_USAGE, cmd, "-D/--device: the %s backend has no devices",
+				     p->cfg.backend);
+	if (rc == -ERANGE) /* the option that asked for it */
+		return cli_cmd_error(cli_exit_of(rc), cmd, "-r/-P/-n: %s",
+				     r->backend.error[0] ? r->backend.error : strerror(-rc));
+	if (r->backend.error[0])
+		snprintf(what, sizeof(what), "%s", p->cfg.backend);
+	else
+		snprintf(what, sizeof(what), "backend %s%s%s", p->cfg.backend,
+			 p->cfg.device[0] ? " device " : "", p->cfg.device);
+	return cli_fault(cmd, rc, what, r->backend.error, b);
 }
 
 int

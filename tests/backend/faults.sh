@@ -15,14 +15,14 @@ GONE="nosuch-$$"
 
 t_exit 4 "an ALSA device that does not exist: exit 4" \
 	"$AUDIOLAT" run -b alsa -D "$GONE" -d 1s --no-db
-t_grep "$ERR" "^audiolat run: alsa $GONE: cannot open for playback: No such file or directory" \
+t_grep "$ERR" "^audiolat run: alsa: $GONE: cannot open for playback: No such file or directory" \
 	"one line names the device and why"
 t_grep "$ERR" "^devices of the alsa backend" "then the list of devices"
 t_grep "$ERR" "^  null +playback,capture" "... which has the null PCM"
 
 t_exit 4 "a JACK server that does not exist: exit 4" \
 	"$AUDIOLAT" run -b jack -D "$GONE" -d 1s --no-db
-t_grep "$ERR" "^audiolat run: jack JACK server '$GONE': not running" "one line names the server"
+t_grep "$ERR" "^audiolat run: jack: JACK server '$GONE': not running" "one line names the server"
 t_grep "$ERR" "^devices of the jack backend" "then what the jack backend can reach"
 
 if [ -d /dev/snd ]; then

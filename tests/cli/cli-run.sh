@@ -60,11 +60,11 @@ if [ -e /dev/dsp ]; then
 	t_skip "-b oss without /dev/dsp names the device"
 else
 	t_exit 4 "-b oss without /dev/dsp exits 4" "$A" run --no-db -q -b oss -d 1s
-	t_grep "$ERR" '^audiolat run: oss /dev/dsp: No such file or directory \(no OSS device: load snd-pcm-oss' \
+	t_grep "$ERR" '^audiolat run: oss: /dev/dsp: No such file or directory \(no OSS device: load snd-pcm-oss' \
 		"-b oss without /dev/dsp names the device and the module"
 fi
 t_exit 4 "-b oss on a device that is not OSS exits 4" "$A" run --no-db -q -b oss -D /dev/null -d 1s
-t_grep "$ERR" '^audiolat run: oss /dev/null: not an OSS audio device' "-b oss -D /dev/null says it is not OSS"
+t_grep "$ERR" '^audiolat run: oss: /dev/null: not an OSS audio device' "-b oss -D /dev/null says it is not OSS"
 t_exit 4 "-b oss on a regular file exits 4" "$A" run --no-db -q -b oss -D "$0" -d 1s
 t_grep "$ERR" 'not a character device' "-b oss on a file says it is not a device (and never writes it)"
 t_exit 0 "devices -b oss exits 0" "$A" devices -b oss --json -
