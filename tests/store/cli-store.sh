@@ -25,7 +25,7 @@ done
 J="$T_TMP/run.json"
 t_exit 0 "run --db --label saves the run" "$A" run -d 300ms -q --label "patched kernel" --db "$DB" --json "$J"
 t_grep "$OUT" '^summary: ' "the summary line is still printed"
-t_true "-q: nothing on stderr" test ! -s "$ERR"
+t_empty "$ERR" "-q: nothing on stderr"
 t_true "the database file exists" test -f "$DB"
 t_true "label is a top-level JSON field" jq -e '.label == "patched kernel"' "$J"
 t_true "label is in the config" jq -e '.config.label == "patched kernel"' "$J"
@@ -59,7 +59,7 @@ N="$T_TMP/nodb"
 mkdir -p "$N"
 t_exit 0 "run --no-db" env XDG_DATA_HOME="$N" HOME="$N" "$A" run -d 200ms --no-histogram --no-db --json "$T_TMP/nodb.json"
 t_true "--no-db: no file was created" test -z "$(ls -A "$N")"
-t_true "--no-db: no 'saved as' line" bash -c "! grep -q 'saved as' '$ERR'"
+t_nogrep "$ERR" 'saved as' "--no-db: no 'saved as' line"
 t_true "--no-db: the JSON is still written" jq -e '.schema == "audiolat.run/1"' "$T_TMP/nodb.json"
 
 # --- run option errors
