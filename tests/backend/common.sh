@@ -21,8 +21,3 @@ server_failed() {
 	t_done
 	exit 1
 }
-
-# jqt DESC FILTER FILE: t_true over jq -e
-jqt() {
-	t_true "$1" jq -e "$2" "$3"
-}

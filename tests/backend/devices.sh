@@ -24,18 +24,18 @@ t_grep "$OUT" "^  null " "the null PCM of alsa.conf"
 D="$T_TMP/devices.json"
 t_exit 0 "--json FILE exits 0" "$AUDIOLAT" devices --json "$D"
 t_grep "$OUT" "^jack: " "--json FILE: the text still goes to stdout"
-jqt "schema audiolat.devices/1" '.schema == "audiolat.devices/1"' "$D"
-jqt "the jack backend lists the server" \
+t_json "schema audiolat.devices/1" '.schema == "audiolat.devices/1"' "$D"
+t_json "the jack backend lists the server" \
 	".backends[] | select(.backend == \"jack\") | .devices | any(.kind == \"jack-server\" and .name == \"$NAME\" and .detail == \"running\")" "$D"
-jqt "... and its port system:playback_2" \
+t_json "... and its port system:playback_2" \
 	'.backends[] | select(.backend == "jack") | .devices | any(.kind == "jack-port" and .name == "system:playback_2" and .description == "32 bit float mono audio")' "$D"
-jqt "the alsa backend lists aldev" \
+t_json "the alsa backend lists aldev" \
 	'.backends[] | select(.backend == "alsa") | .devices | any(.kind == "alsa-pcm" and .name == "aldev")' "$D"
-jqt "sim is there, with no devices" \
+t_json "sim is there, with no devices" \
 	'.backends[] | select(.backend == "sim") | .available and (.devices | length == 0)' "$D"
 
 t_exit 0 "-b alsa --json - exits 0" "$AUDIOLAT" devices -b alsa --json -
-jqt "only the alsa backend" '[.backends[].backend] == ["alsa"]' "$OUT"
+t_json "only the alsa backend" '[.backends[].backend] == ["alsa"]' "$OUT"
 
 # the server gone: it is not listed as running any more
 stop_jackd

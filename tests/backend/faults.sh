@@ -47,9 +47,9 @@ t_result $([ $took -lt 10000 ] && echo 0 || echo 1) "jack: the run ended soon af
 t_grep "$ERR" "^audiolat run: the JACK server '$NAME' went away during the run; reporting what was measured" \
 	"jack: one clear line"
 t_grep "$OUT" "^summary: backend=jack .*samples=[1-9]" "jack: the results so far are printed"
-jqt "jack: the JSON says interrupted" '.interrupted == true' "$J"
-jqt "jack: ... with the periods measured until then" '.total.periods > 100' "$J"
-jqt "jack: ... and a duration under the 20 s asked" '.duration_ns < 15000000000' "$J"
+t_json "jack: the JSON says interrupted" '.interrupted == true' "$J"
+t_json "jack: ... with the periods measured until then" '.total.periods > 100' "$J"
+t_json "jack: ... and a duration under the 20 s asked" '.duration_ns < 15000000000' "$J"
 stop_jackd
 
 # the ALSA backend through pcm_jack: the plugin never hears of the death;
@@ -70,7 +70,7 @@ t_result $([ $rc -eq 1 ] && echo 0 || echo 1) "alsa through jack: the server kil
 t_result $([ $took -lt 12000 ] && echo 0 || echo 1) "alsa through jack: the run ended ($took ms, < 12 s of 20)"
 t_grep "$ERR" "^audiolat run: plug:alfault stopped delivering periods" "alsa through jack: one clear line"
 t_grep "$OUT" "^summary: backend=alsa .*samples=[1-9]" "alsa through jack: the results so far are printed"
-jqt "alsa through jack: the JSON says interrupted" '.interrupted == true' "$J"
-jqt "alsa through jack: ... with the periods until then" '.total.periods > 100' "$J"
+t_json "alsa through jack: the JSON says interrupted" '.interrupted == true' "$J"
+t_json "alsa through jack: ... with the periods until then" '.total.periods > 100' "$J"
 stop_jackd
 t_done

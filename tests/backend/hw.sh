@@ -10,8 +10,8 @@ ls /dev/snd/pcmC0D0p >/dev/null 2>&1 || t_skip_all "no playback device hw:0,0 (/
 J="$T_TMP/run.json"
 t_exit 0 "hw:0 plays for 2 s (--nearest: whatever the card gives)" \
 	"$AUDIOLAT" run -b alsa -D hw:0 -d 2s --nearest --no-db -q --json "$J"
-jqt "periods measured" '.total.periods > 10' "$J"
-jqt "the card's stamps are on a clock of ours" '.backend.clock | test("monotonic|realtime")' "$J"
+t_json "periods measured" '.total.periods > 10' "$J"
+t_json "the card's stamps are on a clock of ours" '.backend.clock | test("monotonic|realtime")' "$J"
 
 "$AUDIOLAT" run -b alsa -D hw:0 -d 4s --nearest --no-db -q >"$T_TMP/first.out" 2>&1 &
 pid=$!

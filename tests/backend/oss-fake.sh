@@ -26,12 +26,7 @@ fake() { LD_PRELOAD=$FAKE_OSS_MODULE "$@"; }
 jx() {
 	local desc=$1 expr=$2 file=$3
 	shift 3
-	if jq -e --arg dev "$DSP" --slurpfile ref "$REF" "$@" "$expr" "$file" >"$T_TMP/jx" 2>&1; then
-		t_result 0 "$desc"
-	else
-		echo "# jq '$expr' gave: $(head -c 300 "$T_TMP/jx")"
-		t_result 1 "$desc"
-	fi
+	t_json "$desc" --arg dev "$DSP" --slurpfile ref "$REF" "$@" "$expr" "$file"
 }
 
 t_exit 0 "a sim run for the JSON keys" "$AUDIOLAT" run --no-db -q -d 200ms --json "$REF"

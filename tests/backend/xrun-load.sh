@@ -13,22 +13,22 @@ J="$T_TMP/run.json"
 
 # check_xruns LABEL FILE: the xrun assertions
 check_xruns() {
-	jqt "$1: xruns detected" '.total.xruns >= 1 and (.xrun_events | length) >= 1' "$2"
-	jqt "$1: every duration is positive and under the run's length" \
+	t_json "$1: xruns detected" '.total.xruns >= 1 and (.xrun_events | length) >= 1' "$2"
+	t_json "$1: every duration is positive and under the run's length" \
 		'.duration_ns as $d | all(.xrun_events[]; .duration_ns > 0 and .duration_ns < $d)' "$2"
 	# (the audio thread may write once more after the controller closed the run)
 	# starvation begins after the last good write: no xrun outlasts the gap between writes
-	jqt "$1: no xrun is longer than the longest gap between writes" \
+	t_json "$1: no xrun is longer than the longest gap between writes" \
 		'(.total.interval_ns.max + .total.work_ns.max + .config.period_ns) as $g | all(.xrun_events[]; .duration_ns <= $g)' "$2"
-	jqt "$1: every xrun starts inside the run" \
+	t_json "$1: every xrun starts inside the run" \
 		'.duration_ns as $d | all(.xrun_events[]; .t_ns >= 0 and .t_ns <= $d + 1000000000)' "$2"
-	jqt "$1: every xrun lost at least one period, as many as its length says" \
+	t_json "$1: every xrun lost at least one period, as many as its length says" \
 		'.config.period_ns as $p | all(.xrun_events[]; .lost_periods >= 1 and .lost_periods == ((.duration_ns + $p - 1) / $p | floor))' "$2"
-	jqt "$1: the starved time adds up and fits in the run" \
+	t_json "$1: the starved time adds up and fits in the run" \
 		'.total.xrun_ns == ([.xrun_events[].duration_ns] | add) and .total.xrun_ns < .duration_ns' "$2"
-	jqt "$1: each duration's source is counted (stamps or pointers)" \
+	t_json "$1: each duration's source is counted (stamps or pointers)" \
 		'.backend.xrun_durations.from_stamps + .backend.xrun_durations.fallback == .total.xruns' "$2"
-	jqt "$1: a rejected stamp says why" \
+	t_json "$1: a rejected stamp says why" \
 		'.backend.xrun_durations.fallback == 0 or (.backend.xrun_durations.last_reject | type == "string")' "$2"
 	t_grep "$OUT" "^underrun!!! \(at least [0-9]+\.[0-9]{3} ms long\)" "$1: -v prints aplay's line"
 	t_result $([ "$(grep -c '^underrun!!!' "$OUT")" -eq "$(jq '.xrun_events | length' "$2")" ] \

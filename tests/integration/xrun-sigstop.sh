@@ -16,14 +16,14 @@ sleep 0.15
 kill -CONT $pid
 wait $pid
 t_result $? "the stopped run exits 0"
-t_true "at least one xrun" jq -e '.total.xruns >= 1' "$J"
-t_true "an xrun of at least 100 ms" jq -e '[.xrun_events[].duration_ns] | max >= 100000000' "$J"
-t_true "max interval of at least 100 ms" jq -e '.total.interval_ns.max >= 100000000' "$J"
-t_true "the stall is in the wake latency or the work" \
-	jq -e '[.total.wake_latency_ns.max, .total.work_ns.max] | max >= 100000000' "$J"
-t_true "lost periods cover the stall (>= 75 of 1.333 ms)" jq -e '.total.lost_periods >= 75' "$J"
-t_true "the xrun lies inside the run" \
-	jq -e '.xrun_events[0].t_ns > 0 and .xrun_events[0].t_ns < .duration_ns' "$J"
+t_json "at least one xrun" '.total.xruns >= 1' "$J"
+t_json "an xrun of at least 100 ms" '[.xrun_events[].duration_ns] | max >= 100000000' "$J"
+t_json "max interval of at least 100 ms" '.total.interval_ns.max >= 100000000' "$J"
+t_json "the stall is in the wake latency or the work" \
+	'[.total.wake_latency_ns.max, .total.work_ns.max] | max >= 100000000' "$J"
+t_json "lost periods cover the stall (>= 75 of 1.333 ms)" '.total.lost_periods >= 75' "$J"
+t_json "the xrun lies inside the run" \
+	'.xrun_events[0].t_ns > 0 and .xrun_events[0].t_ns < .duration_ns' "$J"
 
 # with no work the thread is asleep when stopped: the wake latency shows it
 "$AUDIOLAT" run -d 1500ms -L 0 -q --json "$J" >"$OUT" 2>"$ERR" &
@@ -34,8 +34,8 @@ sleep 0.15
 kill -CONT $pid
 wait $pid
 t_result $? "the stopped -L 0 run exits 0"
-t_true "-L 0: max wake latency of at least 100 ms" jq -e '.total.wake_latency_ns.max >= 100000000' "$J"
-t_true "-L 0: an xrun of at least 100 ms" jq -e '[.xrun_events[].duration_ns] | max >= 100000000' "$J"
+t_json "-L 0: max wake latency of at least 100 ms" '.total.wake_latency_ns.max >= 100000000' "$J"
+t_json "-L 0: an xrun of at least 100 ms" '[.xrun_events[].duration_ns] | max >= 100000000' "$J"
 
 # --fail-on-xrun turns it into exit 3
 "$AUDIOLAT" run -d 1500ms -q --fail-on-xrun >"$OUT" 2>"$ERR" &

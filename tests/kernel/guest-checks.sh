@@ -17,7 +17,8 @@ skip() { echo "SKIP: $*"; exit 77; }
 finish() { exit "$F"; }
 
 # jcheck FILE [JQ OPTIONS] <<EOF, one assertion a line: "DESCRIPTION @@ JQ EXPR";
-# an assertion passes when EXPR is true, else its value is shown. A line
+# FILE must hold exactly one JSON document; an assertion passes when EXPR
+# is true of it, else its value is shown. A line
 # "info @@ EXPR" prints EXPR's value as INFO. One jq run per document (jq's
 # start-up costs about 0.3 s under TCG).
 jcheck() {
@@ -36,7 +37,12 @@ jcheck() {
 				printf "((try (%s) catch \"error: \\(.)\") as $r | if $r == true then empty else \"FAIL: \" + %s + \" (jq: \" + %s + \" gave \" + ($r | tojson | .[0:300]) + \")\" end),\n", e, lit(d), lit(e)
 		}
 		END { print "empty" }')
-	if ! jq -r "$@" "$_prog" "$_f" >"$W/jcheck" 2>&1; then
+	# exactly one document: jq exits 0 on an empty file, with nothing checked
+	_prog="[inputs] as \$_d | if (\$_d | length) != 1
+		then \"FAIL: $_f holds \\(\$_d | length) JSON documents, not one\"
+		else \$_d[0] | ($_prog
+		) end"
+	if ! jq -n -r "$@" "$_prog" "$_f" >"$W/jcheck" 2>&1; then
 		fail "cannot check $_f as JSON: $(head -c 300 "$W/jcheck")"
 		return
 	fi

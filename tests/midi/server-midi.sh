@@ -12,10 +12,6 @@ command -v jq >/dev/null || t_skip_all "jq not installed (scripts/packages.txt)"
 command -v jackd >/dev/null || t_skip_all "jackd not installed (jackd2, scripts/packages.txt)"
 "$AUDIOLAT" midi send --help >/dev/null || t_skip_all "audiolat has no midi command"
 
-jqt() { # DESC FILTER FILE
-	t_true "$1" jq -e "$2" "$3"
-}
-
 NAME=$(srv_name al-midi)
 if ! start_jackd "$NAME" 256 48000; then
 	t_result 1 "jackd -n $NAME (dummy driver) starts (${SRV_WHY:-})"
@@ -57,32 +53,32 @@ t_grep "$OUT" "^summary: api=jack rate_hz=10 sent=[0-9]+ errors=0 " "send's summ
 wait $REC
 t_result $? "record exits 0"
 cp "$T_TMP/rec.err" "$ERR"
-jqt "schema audiolat.midi/1, kind record, api jack" \
+t_json "schema audiolat.midi/1, kind record, api jack" \
 	'.schema == "audiolat.midi/1" and .kind == "record" and .config.backend == "jack"' "$R"
-jqt "about 10 events a second: 20..40 note-ons in 3 s" '.events >= 20 and .events <= 40' "$R"
-jqt "a note-off for every note-on received too (2 messages each)" \
+t_json "about 10 events a second: 20..40 note-ons in 3 s" '.events >= 20 and .events <= 40' "$R"
+t_json "a note-off for every note-on received too (2 messages each)" \
 	'.source.received >= 2 * .events - 2 and .source.received <= 2 * .events + 2' "$R"
-jqt "the interval given is kept" '.interval_ns == 100000000 and .interval_auto == false' "$R"
-jqt "mean delta about 100 ms (90..110)" '.delta_mean_ns > 90000000 and .delta_mean_ns < 110000000' "$R"
-jqt "median delta about 100 ms (95..105)" '.delta_median_ns > 95000000 and .delta_median_ns < 105000000' "$R"
-jqt "jitter fields present and finite" \
+t_json "the interval given is kept" '.interval_ns == 100000000 and .interval_auto == false' "$R"
+t_json "mean delta about 100 ms (90..110)" '.delta_mean_ns > 90000000 and .delta_mean_ns < 110000000' "$R"
+t_json "median delta about 100 ms (95..105)" '.delta_median_ns > 95000000 and .delta_median_ns < 105000000' "$R"
+t_json "jitter fields present and finite" \
 	'[.jitter_max_ns, .jitter_abs_max_ns, .jitter_mean_abs_ns, .delta_stddev_ns, .delta_p99_ns] | all(type == "number")' "$R"
-jqt "jitter_max = delta_max - interval" '.jitter_max_ns == .delta_max_ns - .interval_ns' "$R"
-jqt "max |delta - interval| >= both sides" \
+t_json "jitter_max = delta_max - interval" '.jitter_max_ns == .delta_max_ns - .interval_ns' "$R"
+t_json "max |delta - interval| >= both sides" \
 	'.jitter_abs_max_ns >= .jitter_max_ns and .jitter_abs_max_ns >= .interval_ns - .delta_min_ns' "$R"
-jqt "the histogram holds every delta" '.histogram.count == .deltas and .deltas == .events - 1' "$R"
-jqt "timestamps: JACK frame times, JACK's clock identified" \
+t_json "the histogram holds every delta" '.histogram.count == .deltas and .deltas == .events - 1' "$R"
+t_json "timestamps: JACK frame times, JACK's clock identified" \
 	'.source.timestamp_source == "jack-frame-time" and (.source.jack_clock | test("^CLOCK_MONOTONIC"))' "$R"
-jqt "the JACK side: rate, period, cycles, callback wake-up" \
+t_json "the JACK side: rate, period, cycles, callback wake-up" \
 	'.source.rate == 48000 and .source.period_frames == 256 and .source.cycles > 100 and .source.callback_wake_ns.count > 100' "$R"
-jqt "1 us resolution" '.tick_ns == 1000' "$R"
-jqt "no messages dropped" '.source.dropped == 0' "$R"
+t_json "1 us resolution" '.tick_ns == 1000' "$R"
+t_json "no messages dropped" '.source.dropped == 0' "$R"
 
 t_exit 0 "analyze the recorded file" "$AUDIOLAT" midi analyze "$M" --interval 100ms --json "$T_TMP/ana.json" -q
-t_true "analyze gives back the same figures" jq -e --slurpfile a "$T_TMP/ana.json" \
+t_json "analyze gives back the same figures" --slurpfile a "$T_TMP/ana.json" \
 	'[.events, .delta_min_ns, .delta_max_ns, .delta_mean_ns, .delta_median_ns, .delta_stddev_ns, .delta_p99_ns, .jitter_max_ns, .jitter_abs_max_ns, .jitter_mean_abs_ns, .tick_ns] ==
 	 [$a[0] | .events, .delta_min_ns, .delta_max_ns, .delta_mean_ns, .delta_median_ns, .delta_stddev_ns, .delta_p99_ns, .jitter_max_ns, .jitter_abs_max_ns, .jitter_mean_abs_ns, .tick_ns]' "$R"
-jqt "the file: 1000 ticks per quarter (1 us a tick)" '.source.ticks_per_quarter == 1000 and .tick_ns == 1000' "$T_TMP/ana.json"
+t_json "the file: 1000 ticks per quarter (1 us a tick)" '.source.ticks_per_quarter == 1000 and .tick_ns == 1000' "$T_TMP/ana.json"
 
 # ---- loop through a JACK connection (audiolat's thru client) ----
 "$AUDIOLAT" midi thru -q >"$T_TMP/thru.out" 2>&1 &
@@ -94,15 +90,15 @@ t_exit 0 "loop 200 probes through the thru client: exit 0" \
 	"$AUDIOLAT" midi loop --out audiolat-thru:in --in audiolat-thru:out -n 200 --timeout 3s \
 	--json "$L" --no-db
 t_grep "$OUT" "^summary: api=jack sent=[0-9]+ echoed=200 lost=0 latency_min_ns=" "loop's summary line"
-jqt "schema audiolat.midi-loop/1" '.schema == "audiolat.midi-loop/1" and .kind == "loop"' "$L"
-jqt "200 echoed, 0 lost, none unexpected" '.echoed == 200 and .lost == 0 and .unexpected == 0' "$L"
-jqt "latencies reported: 0 < min <= mean <= p99 <= max" \
+t_json "schema audiolat.midi-loop/1" '.schema == "audiolat.midi-loop/1" and .kind == "loop"' "$L"
+t_json "200 echoed, 0 lost, none unexpected" '.echoed == 200 and .lost == 0 and .unexpected == 0' "$L"
+t_json "latencies reported: 0 < min <= mean <= p99 <= max" \
 	'.latency_min_ns > 0 and .latency_min_ns <= .latency_mean_ns and .latency_mean_ns <= .latency_p99_ns and .latency_p99_ns <= .latency_max_ns' "$L"
-jqt "at least a period in frames (JACK MIDI crosses a cycle)" '.latency_frames_min >= 256' "$L"
-jqt "peak-to-peak jitter = max - min; mean absolute jitter present" \
+t_json "at least a period in frames (JACK MIDI crosses a cycle)" '.latency_frames_min >= 256' "$L"
+t_json "peak-to-peak jitter = max - min; mean absolute jitter present" \
 	'.jitter_peak_ns == .latency_max_ns - .latency_min_ns and (.jitter_mean_abs_ns | type == "number")' "$L"
-jqt "the histogram holds every echo" '.histogram.count == 200' "$L"
-jqt "the wall-clock round trip (callback to callback) too" \
+t_json "the histogram holds every echo" '.histogram.count == 200' "$L"
+t_json "the wall-clock round trip (callback to callback) too" \
 	'.wall_latency_ns.count == 200 and .wall_latency_ns.min <= .wall_latency_ns.max' "$L"
 
 t_exit 0 "loop straight from our output to our input (a feedback connection)" \
@@ -116,7 +112,7 @@ t_exit 0 "a second loop through the thru client" \
 t_exit 0 "compare two loop results" "$AUDIOLAT" compare "$L" "$T_TMP/loop2.json" --json "$T_TMP/lc.json"
 t_grep "$OUT" '^A +loop\.json +200 ' "a row per loop result, named by its file"
 t_grep "$OUT" '^B vs A: p99_latency .*: (no significant difference|better|worse)$' "a verdict on the p99 latency"
-jqt "audiolat.compare-midi/1 with the p99 latency" \
+t_json "audiolat.compare-midi/1 with the p99 latency" \
 	'.schema == "audiolat.compare-midi/1" and .scopes[0].comparisons[0].statistics[0].name == "p99_latency"' "$T_TMP/lc.json"
 t_exit 1 "a loop and a record result do not mix" "$AUDIOLAT" compare "$L" "$R"
 t_exit 0 "report of a loop result" "$AUDIOLAT" report "$L" -o "$T_TMP/loop.html"
@@ -124,7 +120,7 @@ if command -v xmllint >/dev/null; then
 	t_true "the loop report is well-formed" xmllint --noout --nonet "$T_TMP/loop.html"
 fi
 t_grep "$T_TMP/loop.html" '<span>p99 round trip</span>' "the loop report shows its round trips"
-jqt "the self-loop: 50 echoed, 0 lost, at least a period" \
+t_json "the self-loop: 50 echoed, 0 lost, at least a period" \
 	'.echoed == 50 and .lost == 0 and .latency_frames_min >= 256' "$T_TMP/self.json"
 
 # ---- record under load: seed 002's stressors, hackbench beside rt-migrate ----
@@ -139,17 +135,17 @@ if "$AUDIOLAT" load --help >/dev/null 2>&1; then
 	wait $REC
 	t_result $? "record --load hackbench+rt-migrate:3s exits 0"
 	cp "$T_TMP/load.err" "$ERR"
-	jqt "the hackbench+rt-migrate phase is reported with its loads" \
+	t_json "the hackbench+rt-migrate phase is reported with its loads" \
 		'(.phases | length) == 1 and .phases[0].name == "hackbench+rt-migrate" and (.phases[0].load | test("^hackbench .* [+] rt-migrate threads=")) and .config.load == "hackbench+rt-migrate:3s"' \
 		"$T_TMP/load.json"
 	if [ "$(id -u)" -eq 0 ]; then
-		jqt "both loads ran: their figures are in the phase" \
+		t_json "both loads ran: their figures are in the phase" \
 			'.phases[0].error == null and (.phases[0].throughput | has("hackbench.runs") and has("rt-migrate.periods_per_s"))' \
 			"$T_TMP/load.json"
 	else
 		t_skip "both loads ran: their figures are in the phase" "rt-migrate needs SCHED_FIFO (root)"
 	fi
-	jqt "events recorded under load (10..35)" '.events >= 10 and .events <= 35 and .phases[0].events == .events' \
+	t_json "events recorded under load (10..35)" '.events >= 10 and .events <= 35 and .phases[0].events == .events' \
 		"$T_TMP/load.json"
 	t_grep "$T_TMP/load.err" "^saved as .* \($T_TMP/results.db\)" "the result was saved in the results database"
 	t_exit 0 "history lists it" "$AUDIOLAT" history --db "$T_TMP/results.db"

@@ -27,8 +27,8 @@ t_exit 0 "run --db --label saves the run" "$A" run -d 300ms -q --label "patched 
 t_grep "$OUT" '^summary: ' "the summary line is still printed"
 t_empty "$ERR" "-q: nothing on stderr"
 t_true "the database file exists" test -f "$DB"
-t_true "label is a top-level JSON field" jq -e '.label == "patched kernel"' "$J"
-t_true "label is in the config" jq -e '.config.label == "patched kernel"' "$J"
+t_json "label is a top-level JSON field" '.label == "patched kernel"' "$J"
+t_json "label is in the config" '.config.label == "patched kernel"' "$J"
 t_exit 0 "history lists it" "$A" history --db "$DB"
 t_grep "$OUT" '^ +1  [0-9-]+ [0-9:]+  patched kernel  ' "history shows id 1 with its label"
 t_exit 0 "export 1" "$A" export --db "$DB" 1
@@ -40,7 +40,7 @@ t_exit 0 "run without -q tells where it saved" "$A" run -d 200ms --no-histogram 
 t_grep "$ERR" "^saved as run 2 \\($DB\\)$" "'saved as run 2' on stderr"
 t_exit 0 "export 2" "$A" export --db "$DB" 2
 t_true "export 2 equals the second run's JSON" cmp "$OUT" "$T_TMP/run2.json"
-t_true "a run without --label has label null" jq -e '.label == null and .config.label == null' "$T_TMP/run2.json"
+t_json "a run without --label has label null" '.label == null and .config.label == null' "$T_TMP/run2.json"
 
 # --- the default database is $XDG_DATA_HOME/audiolat/results.db
 X="$T_TMP/xdg"
@@ -60,7 +60,7 @@ mkdir -p "$N"
 t_exit 0 "run --no-db" env XDG_DATA_HOME="$N" HOME="$N" "$A" run -d 200ms --no-histogram --no-db --json "$T_TMP/nodb.json"
 t_true "--no-db: no file was created" test -z "$(ls -A "$N")"
 t_nogrep "$ERR" 'saved as' "--no-db: no 'saved as' line"
-t_true "--no-db: the JSON is still written" jq -e '.schema == "audiolat.run/1"' "$T_TMP/nodb.json"
+t_json "--no-db: the JSON is still written" '.schema == "audiolat.run/1"' "$T_TMP/nodb.json"
 
 # --- run option errors
 t_exit 2 "--label with a newline is a usage error" "$A" run -q --label $'a\nb'
@@ -92,10 +92,10 @@ t_grep "$ERR" 'the newest 1 of 3' "-n 1 says how many there are"
 t_grep "$OUT" '^ +3  ' "-n 1: the newest"
 t_true "-n 1: one row" test "$(grep -c '^ *[0-9]' "$OUT")" -eq 1
 t_exit 0 "history --json -" "$A" history --db "$DB" --json -
-t_true "history JSON: schema, 3 results, newest first" \
-	jq -e '.schema == "audiolat.history/1" and .matching == 3 and ([.results[].id] == [3, 2, 1])' "$OUT"
-t_true "history JSON: the stored statistics equal the run's" bash -c \
-	"jq -e --slurpfile r '$J' '.results[] | select(.id == 1) | .periods == \$r[0].total.periods and .wake_max_ns == \$r[0].total.wake_latency_ns.max and .wake_p99_ns == \$r[0].total.wake_latency_ns.p99 and .label == \"patched kernel\"' '$OUT'"
+t_json "history JSON: schema, 3 results, newest first" \
+	'.schema == "audiolat.history/1" and .matching == 3 and ([.results[].id] == [3, 2, 1])' "$OUT"
+t_json "history JSON: the stored statistics equal the run's" --slurpfile r "$J" \
+	'.results[] | select(.id == 1) | .periods == $r[0].total.periods and .wake_max_ns == $r[0].total.wake_latency_ns.max and .wake_p99_ns == $r[0].total.wake_latency_ns.p99 and .label == "patched kernel"' "$OUT"
 t_exit 2 "history -n -1 is a usage error" "$A" history --db "$DB" -n -1
 t_exit 2 "history with a stray argument is a usage error" "$A" history --db "$DB" stray
 t_exit 1 "history --db of a missing file exits 1" "$A" history --db "$T_TMP/none.db"
@@ -192,7 +192,7 @@ t_exit 1 "run into random bytes: exit 1" "$A" run -d 200ms -q --db "$T_TMP/rando
 t_grep "$ERR" '^audiolat: warning: results database .*random.db: not an SQLite database.*the result was not saved$' "a warning says it was not saved"
 t_result $([ "$(wc -l <"$ERR")" -eq 1 ] && echo 0 || echo 1) "one line on stderr"
 t_grep "$OUT" '^summary: ' "the run's summary is still printed"
-t_true "the run's JSON is still written" jq -e '.schema == "audiolat.run/1"' "$T_TMP/r.json"
+t_json "the run's JSON is still written" '.schema == "audiolat.run/1"' "$T_TMP/r.json"
 t_true "the random file is untouched" cmp "$T_TMP/random.db" "$T_TMP/random.copy"
 
 if [ -n "$have_sqlite3" ]; then
@@ -276,7 +276,7 @@ r2=$?
 t_result $? "two concurrent writers: every import succeeded"
 cat "$T_TMP/w1.err" "$T_TMP/w2.err" | sed 's/^/# /' | head -n 10
 t_exit 0 "history of the concurrent database" "$A" history --db "$C" --json -
-t_true "40 rows, 40 distinct labels" jq -e '.matching == 40 and ([.results[].label] | unique | length) == 40' "$OUT"
+t_json "40 rows, 40 distinct labels" '.matching == 40 and ([.results[].label] | unique | length) == 40' "$OUT"
 if [ -n "$have_sqlite3" ]; then
 	t_true "PRAGMA integrity_check is ok" test "$(sqlite3 "$C" 'PRAGMA integrity_check')" = ok
 	t_true "the database is in WAL mode" test "$(sqlite3 "$C" 'PRAGMA journal_mode')" = wal
@@ -291,6 +291,6 @@ r1=$?
 [ $r1 -eq 0 ] && [ $r2 -eq 0 ]
 t_result $? "a run and an import at the same time both save"
 t_exit 0 "history after them" "$A" history --db "$C" --json -
-t_true "43 rows" jq -e '.matching == 43' "$OUT"
+t_json "43 rows" '.matching == 43' "$OUT"
 
 t_done

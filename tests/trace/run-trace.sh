@@ -18,13 +18,13 @@ J=$T_TMP/trace.json
 hog="cmd:'chrt -f 95 timeout 0.04 chrt -f 90 sh -c \"while :; do :; done\"; sleep 0.5'"
 t_exit 0 "a traced run under a real-time hog" "$AUDIOLAT" run -d 3s -q --no-db -a "$cpu" \
 	--trace --trace-threshold 5ms --load "$hog" --load-cpus "$cpu" --json "$J"
-t_true "spikes were explained" jq -e '.spikes | length >= 1' "$J"
-t_true "the threshold is recorded" jq -e '.trace_threshold_ns == 5000000' "$J"
-t_true "the hog (sh, timeout or chrt: a task) is the top cause of the worst spike" \
-	jq -e '.spikes | max_by(.latency_ns) | .causes[0] | .kind == "task" and (.name | test("^(sh|timeout|chrt)$"))' "$J"
-t_true "it held the CPU for roughly its 40 ms (20..80 ms)" \
-	jq -e '.spikes | max_by(.latency_ns) | .causes[0].duration_ns | . > 20000000 and . < 80000000' "$J"
-t_true "spike times lie inside the run" jq -e '[.spikes[].t_ns | . >= 0 and . < 4000000000] | all' "$J"
+t_json "spikes were explained" '.spikes | length >= 1' "$J"
+t_json "the threshold is recorded" '.trace_threshold_ns == 5000000' "$J"
+t_json "the hog (sh, timeout or chrt: a task) is the top cause of the worst spike" \
+	'.spikes | max_by(.latency_ns) | .causes[0] | .kind == "task" and (.name | test("^(sh|timeout|chrt)$"))' "$J"
+t_json "it held the CPU for roughly its 40 ms (20..80 ms)" \
+	'.spikes | max_by(.latency_ns) | .causes[0].duration_ns | . > 20000000 and . < 80000000' "$J"
+t_json "spike times lie inside the run" '[.spikes[].t_ns | . >= 0 and . < 4000000000] | all' "$J"
 t_true "no audiolat instance left" bash -c "! ls -d $T/instances/audiolat-* 2>/dev/null | grep -q ."
 
 # the text report explains them
