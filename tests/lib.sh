@@ -8,6 +8,17 @@ T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/audiolat-test.XXXXXX")
 trap 'rm -rf "$T_TMP"' EXIT
 OUT="$T_TMP/out"
 ERR="$T_TMP/err"
+# the TAP stream, for lines that must reach it whatever a command's stdout is
+exec {T_TAP_FD}>&1
+
+# A command that is not there (a helper renamed or gone, a tool the script
+# did not check for) only complains on stderr, and the check it should have
+# made disappears: it is noted, and t_done fails the script for it.
+command_not_found_handle() {
+	echo "# $0: command not found: $1" >&"$T_TAP_FD"
+	echo "$1" >>"$T_TMP/not-found"
+	return 127
+}
 
 t_result() { # t_result STATUS(0=ok) DESC
 	T_N=$((T_N + 1))
@@ -214,19 +225,19 @@ t_gone() {
 }
 
 # --- a command on a terminal -------------------------------------------------
-# run_tty OUT LOG CMD...: start CMD in the background on a pseudo-terminal
-# (script(1)) so that it draws its live status line; CMD's stdout goes to
-# OUT, everything it writes to the terminal (stderr) to LOG. Sets TTY_PID
-# (script: `wait $TTY_PID` gives CMD's exit status) and RUN_PID (CMD itself:
-# send it the signals). Returns 1 if CMD did not start within 5 s.
+# run_tty OUT LOG CMD...: start CMD in the background with its stderr on a
+# pseudo-terminal (tests/pty-run.c, $PTY_RUN), so that it draws its live
+# status line; CMD's stdout goes to OUT, what it writes to the terminal to
+# LOG. Sets TTY_PID (`wait $TTY_PID` gives CMD's exit status) and RUN_PID
+# (CMD itself: send it the signals, SIGSTOP too). Returns 1 (with a "# "
+# line) if CMD did not start within 5 s.
 run_tty() {
-	local out=$1 log=$2 cmd
+	local out=$1 log=$2
 	shift 2
-	printf -v cmd '%q ' "$@"
 	RUN_PID=
-	script -qfec "exec $cmd>$(printf '%q' "$out")" /dev/null </dev/null >"$log" 2>&1 &
+	"${PTY_RUN:-$BUILD_DIR/tests/pty-run}" -o "$out" "$log" "$@" &
 	TTY_PID=$!
-	wait_until 5 "$1 to start under script(1)" tty_child
+	wait_until 5 "$1 to start on a terminal" tty_child
 }
 tty_child() {
 	RUN_PID=$(pgrep -P "$TTY_PID" | head -n 1)
@@ -239,11 +250,69 @@ status_periods() {
 	tr '\r' '\n' <"$1" | sed -n 's/.*\] periods=\([0-9][0-9]*\) .*/\1/p' | tail -n 1
 }
 
+# tty_text LOG: what was written to the terminal as plain lines (the status
+# line's carriage returns and erase-line sequences made line ends), for
+# t_grep of the messages among the status lines
+tty_text() {
+	tr '\r' '\n' <"$1" | sed 's/\x1b\[K//g' | grep -v '^$'
+}
+
+# t_measuring SECONDS DESC LOG N: t_wait for `measuring LOG N`; on a time-out
+# the last lines the command wrote to its terminal are shown.
+t_measuring() {
+	local secs=$1 desc=$2 log=$3 n=$4 rc
+	wait_until "$secs" "$desc" measuring "$log" "$n"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		[ -n "$RUN_PID" ] || echo "# the command never started on its terminal"
+		procs_none pid "${RUN_PID:-0}" && echo "# the command has ended"
+		[ -s "$log" ] && tty_text "$log" | tail -n 10 | sed 's/^/#   tty: /'
+	fi
+	T_STDERR=/dev/null t_result $rc "$desc (within $secs s)"
+}
+
+# status_elapsed_ms LOG: the run's own time (ms since its stream started, 0.1 s
+# resolution) in the last live status line in LOG ("[   1.2/3.0 s] ..."), or -1
+status_elapsed_ms() {
+	tr '\r' '\n' <"$1" | sed -n 's/.*\[ *\([0-9][0-9]*\)\.\([0-9]\)\/[0-9.]* s\] periods=.*/\1\2/p' |
+		tail -n 1 | awk '{ print $1 * 100 } END { if (!NR) print -1 }'
+}
+
+# stop_for SECONDS LOG: a fault of known size: stop $RUN_PID (started by
+# run_tty, its status line in LOG) with SIGSTOP for SECONDS, then SIGCONT, and
+# wait for its first status line after that. Sets STOP_FROM_NS and STOP_TO_NS:
+# a window on the run's own clock (the xrun events' t_ns) that holds the
+# stop, from the last status line before it to the first after it, widened
+# by the lines' 0.1 s resolution. Returns 1 (with a "# " line) if no status
+# line came after the stop.
+stop_for() {
+	local secs=$1 log=$2 e0 e1 ms
+	ms=$(awk -v s="$secs" 'BEGIN { printf "%d", s * 1000 }')
+	e0=$(status_elapsed_ms "$log")
+	kill -STOP "$RUN_PID"
+	sleep "$secs"
+	kill -CONT "$RUN_PID"
+	wait_until 10 "a status line after the stop" eval '[ "$(status_elapsed_ms "$log")" -ge $((e0 + ms)) ]' ||
+		return 1
+	e1=$(status_elapsed_ms "$log")
+	STOP_FROM_NS=$(((e0 - 100) * 1000000))
+	STOP_TO_NS=$(((e1 + 100) * 1000000))
+}
+
 # measuring LOG N: the live status in LOG counts at least N periods.
 measuring() {
 	local p
 	p=$(status_periods "$1")
 	[ -n "$p" ] && [ "$p" -ge "$2" ]
+}
+
+# t_bail DESC: what the rest of the script needs failed (a server that does
+# not start, a tool that does not load): one failed check, then the end. A
+# failure of what a test needs is a failure, never a skip.
+t_bail() {
+	t_result 1 "$1"
+	t_done
+	exit 1
 }
 
 # t_skip_all REASON: skip the whole script.
@@ -258,6 +327,9 @@ t_skip() { # t_skip DESC REASON
 }
 
 t_done() {
+	if [ -s "$T_TMP/not-found" ]; then
+		t_result 1 "every command the script ran exists (not found: $(sort -u "$T_TMP/not-found" | paste -sd' '))"
+	fi
 	echo "1..$T_N"
 	[ "$T_FAILED" -eq 0 ]
 }

@@ -40,12 +40,19 @@ t_json "only the alsa backend" '[.backends[].backend] == ["alsa"]' "$OUT"
 # the server gone: it is not listed as running any more
 stop_jackd
 t_exit 0 "with the server stopped, devices still exits 0" "$AUDIOLAT" devices -b jack
-t_true "the stopped server is not listed as running" \
-	bash -c "! grep -Eq '^  server $NAME +running' '$OUT'"
-if ls /dev/shm/jack_*_"$(id -u)"_0 >/dev/null 2>&1; then
-	t_skip "no server at all: 'no JACK server running'" "other JACK servers run on this machine"
-else
+t_nogrep "$OUT" "^  server $NAME +running" "the stopped server is not listed as running"
+# JACK servers are found by their files in /dev/shm: other servers on this
+# machine are hidden by an empty /dev/shm of a mount namespace of its own
+if ! ls /dev/shm/jack_*_"$(id -u)"_0 >/dev/null 2>&1; then
+	t_exit 0 "no server at all: devices -b jack exits 0" "$AUDIOLAT" devices -b jack
 	t_grep "$OUT" "no JACK server running" "no server at all: 'no JACK server running'"
+elif unshare -m true 2>/dev/null; then
+	t_exit 0 "no server at all (a private, empty /dev/shm): devices -b jack exits 0" \
+		unshare -m sh -c 'mount -t tmpfs audiolat-test /dev/shm && exec "$@"' sh "$AUDIOLAT" devices -b jack
+	t_grep "$OUT" "no JACK server running" "no server at all: 'no JACK server running'"
+else
+	t_skip "no server at all: devices -b jack exits 0" "other JACK servers run on this machine, and no mount namespace (unshare -m) hides them"
+	t_skip "no server at all: 'no JACK server running'" "other JACK servers run on this machine, and no mount namespace (unshare -m) hides them"
 fi
 
 t_exit 2 "-b nosuch is a usage error" "$AUDIOLAT" devices -b nosuch

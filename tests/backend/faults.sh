@@ -35,12 +35,12 @@ fi
 NAME=$(srv_name al-fault)
 start_jackd "$NAME" 256 48000 || server_failed "jackd -n $NAME starts"
 start=$(date +%s%N)
-"$AUDIOLAT" run -b jack -D "$NAME" -d 20s --no-db --no-histogram --json "$J" >"$OUT" 2>"$ERR" &
-pid=$!
-sleep 2
+run_tty "$OUT" "$T_TMP/jack.log" "$AUDIOLAT" run -b jack -D "$NAME" -d 20s --no-db --no-histogram --json "$J"
+t_measuring 10 "jack: the run measures (100 periods) before the server is killed" "$T_TMP/jack.log" 100
 crash_jackd
-wait $pid
+wait $TTY_PID
 rc=$?
+tty_text "$T_TMP/jack.log" >"$ERR"
 took=$((($(date +%s%N) - start) / 1000000))
 t_result $([ $rc -eq 1 ] && echo 0 || echo 1) "jack: the server killed mid-run: exit 1 (got $rc)"
 t_result $([ $took -lt 10000 ] && echo 0 || echo 1) "jack: the run ended soon after ($took ms, < 10 s of 20)"
@@ -58,13 +58,14 @@ start_jackd "$NAME" 256 48000 || server_failed "jackd -n $NAME starts again"
 export JACK_DEFAULT_SERVER=$NAME JACK_NO_START_SERVER=1
 jack_alsa_conf alfault system:playback_1 system:playback_2
 start=$(date +%s%N)
-"$AUDIOLAT" run -b alsa -D plug:alfault -P 256 -n 2 -d 20s --no-db --no-histogram --json "$J" \
-	>"$OUT" 2>"$ERR" &
-pid=$!
-sleep 2
+run_tty "$OUT" "$T_TMP/alsa.log" "$AUDIOLAT" run -b alsa -D plug:alfault -P 256 -n 2 -d 20s --no-db \
+	--no-histogram --json "$J"
+t_measuring 10 "alsa through jack: the run measures (100 periods) before the server is killed" \
+	"$T_TMP/alsa.log" 100
 crash_jackd
-wait $pid
+wait $TTY_PID
 rc=$?
+tty_text "$T_TMP/alsa.log" >"$ERR"
 took=$((($(date +%s%N) - start) / 1000000))
 t_result $([ $rc -eq 1 ] && echo 0 || echo 1) "alsa through jack: the server killed mid-run: exit 1 (got $rc)"
 t_result $([ $took -lt 12000 ] && echo 0 || echo 1) "alsa through jack: the run ended ($took ms, < 12 s of 20)"

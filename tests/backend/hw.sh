@@ -15,7 +15,8 @@ t_json "the card's stamps are on a clock of ours" '.backend.clock | test("monoto
 
 "$AUDIOLAT" run -b alsa -D hw:0 -d 4s --nearest --no-db -q >"$T_TMP/first.out" 2>&1 &
 pid=$!
-sleep 1
+t_wait 10 "the first run plays on hw:0,0 (its substream RUNNING)" \
+	grep -qs '^state: RUNNING' /proc/asound/card0/pcm0p/sub0/status
 t_exit 4 "a second open of hw:0 while it plays: exit 4" \
 	"$AUDIOLAT" run -b alsa -D hw:0 -d 1s --nearest --no-db
 t_grep "$ERR" "in use by another program" "... one line says busy"

@@ -10,12 +10,22 @@
 [ -e /dev/snd ] || t_skip_all "no /dev/snd (no ALSA sound devices on this machine)"
 command -v jq >/dev/null || t_skip_all "jq not installed (scripts/packages.txt)"
 
+# seq_port_read NAME: the sequencer port NAME sends to a subscriber
+seq_port_read() {
+	awk -v name="\"$1\"" '
+		/^Client/ || /^  Port/ { p = 0 }
+		/^  Port/ && index($0, name) { p = 1 }
+		p && /Connecting To/ { f = 1 }
+		END { exit !f }' /proc/asound/seq/clients
+}
+
 if [ -e /dev/snd/seq ] && grep -q 'Client  14 : "Midi Through"' /proc/asound/seq/clients 2>/dev/null; then
 	R="$T_TMP/seq.json"
 	"$AUDIOLAT" midi record --api seq --port 14:0 -d 4 --interval 100ms --json "$R" --no-db -q \
 		>/dev/null 2>"$T_TMP/rec.err" &
 	REC=$!
-	sleep 0.5
+	# the recorder is subscribed to Midi Through's port before anything is sent
+	t_wait 10 "seq: record reads from Midi Through" seq_port_read "Midi Through Port-0"
 	t_exit 0 "seq: send 3 s into Midi Through" "$AUDIOLAT" midi send --api seq --port 14:0 -d 3 -q
 	wait $REC
 	t_result $? "seq: record from Midi Through exits 0"

@@ -58,11 +58,7 @@ self_loop 256 48000
 self_loop 1024 44100
 
 name=$(srv_name al-rt)
-if ! start_jackd "$name" 256 48000; then
-	t_result 1 "jackd starts: $SRV_WHY"
-	t_done
-	exit
-fi
+start_jackd "$name" 256 48000 || t_bail "jackd starts: $SRV_WHY"
 export JACK_DEFAULT_SERVER=$name
 
 # -D names the server; the text report and the summary line
@@ -130,32 +126,50 @@ t_jcheck "plug:jack: the 512-frame buffer, give or take the one period between t
 	"$T_TMP/alsa.json" '.delay_frames > 255.99 and .delay_frames < 768.01'
 fi
 
-# SIGTERM ends a run cleanly with what was read so far
-"$AUDIOLAT" roundtrip --self-loop -d 30 -q --json "$T_TMP/term.json" >"$OUT" 2>"$ERR" &
-pid=$!
-sleep 3
-kill -TERM $pid
-wait $pid
-t_result $? "SIGTERM after 3 s of 30: exit 0 with the readings so far"
-t_jcheck "SIGTERM: interrupted, valid, one period" "$T_TMP/term.json" \
-	'.interrupted == true and .valid == true and .duration_ns < 10000000000
-	 and ((.delay_frames - 256) | fabs) < 0.01'
+# readings LOG [WHAT]: how many readings the live status line in LOG showed
+# (WHAT: a regex of the kind, default a valid delay: "... frames ... ms")
+readings() {
+	tty_text "$1" | grep -Ec "${2:- frames +[0-9.]+ ms}"
+}
+# has_readings LOG N [WHAT]: at least N of them
+has_readings() {
+	[ "$(readings "$1" "${3:-}")" -ge "$2" ]
+}
 
-# the server goes away in the middle of a run
-(sleep 1.5; kill -TERM "$SRV_JACKD_PID") &
-t_exit 1 "server killed mid-run: exit 1" timeout 20 "$AUDIOLAT" roundtrip --self-loop -d 6
+# SIGTERM ends a run cleanly with what was read so far: on a terminal,
+# sent once the live status line has shown 9 valid readings (every 250 ms;
+# readings count 1 s after the first valid one: then 5 of them have)
+run_tty "$OUT" "$T_TMP/term.tty" "$AUDIOLAT" roundtrip --self-loop -d 30 --json "$T_TMP/term.json"
+t_wait 20 "SIGTERM: the run reads a valid delay (9 readings)" has_readings "$T_TMP/term.tty" 9
+kill -TERM "$RUN_PID"
+wait "$TTY_PID"
+t_result $? "SIGTERM after 9 readings: exit 0 with the readings so far"
+t_jcheck "SIGTERM: interrupted, valid, one period, the settled readings kept" "$T_TMP/term.json" \
+	'.interrupted == true and .valid == true and .duration_ns < 30000000000
+	 and ((.delay_frames - 256) | fabs) < 0.01 and .settled_readings >= 3'
+
+# the server goes away in the middle of a run (once it reads a delay)
+run_tty "$OUT" "$T_TMP/gone.tty" timeout 30 "$AUDIOLAT" roundtrip --self-loop -d 20
+t_wait 20 "server killed mid-run: the run reads a valid delay first" has_readings "$T_TMP/gone.tty" 1
+kill -TERM "$SRV_JACKD_PID"
+wait "$TTY_PID"
+t_result $([ $? -eq 1 ] && echo 0 || echo 1) "server killed mid-run: exit 1"
+tty_text "$T_TMP/gone.tty" >"$ERR"
 t_grep "$ERR" 'the JACK server went away' "says the server went away"
 t_grep "$OUT" 'result=error' "summary says error"
-wait
 stop_jackd
 
 if [ -n "$have_plugin" ]; then
-	start_jackd "$name" 256 48000 || t_result 1 "jackd restarts: $SRV_WHY"
-	(sleep 1.5; kill -TERM "$SRV_JACKD_PID") &
-	t_exit 1 "server killed under ALSA: exit 1" timeout 20 "$AUDIOLAT" roundtrip -b alsa \
-		-D rtplay -C rtcap -d 8
+	start_jackd "$name" 256 48000 || t_bail "jackd restarts: $SRV_WHY"
+	# (a reading of any kind: the two clients may start a cycle apart, unstable then)
+	run_tty "$OUT" "$T_TMP/gone-alsa.tty" timeout 30 "$AUDIOLAT" roundtrip -b alsa -D rtplay -C rtcap -d 20
+	t_wait 20 "server killed under ALSA: the streams run (a reading)" \
+		has_readings "$T_TMP/gone-alsa.tty" 1 ' frames |no signal|unstable'
+	kill -TERM "$SRV_JACKD_PID"
+	wait "$TTY_PID"
+	t_result $([ $? -eq 1 ] && echo 0 || echo 1) "server killed under ALSA: exit 1"
+	tty_text "$T_TMP/gone-alsa.tty" >"$ERR"
 	t_grep "$ERR" 'stream stopped during the run' "says the stream stopped"
-	wait
 	stop_jackd
 fi
 t_done

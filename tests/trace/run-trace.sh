@@ -35,11 +35,10 @@ t_grep "$OUT" '^late wake-ups explained' "the text report lists the explained sp
 # SIGINT: the instance is removed
 "$AUDIOLAT" run -d 30s -q --no-db -a "$cpu" --trace >/dev/null 2>&1 &
 pid=$!
-sleep 1
-t_true "the instance exists while running" bash -c "ls -d $T/instances/audiolat-$pid"
+t_wait 10 "the instance exists while running" test -d "$T/instances/audiolat-$pid"
 kill -INT $pid
 wait $pid
-t_true "SIGINT: the instance is removed" bash -c "! test -e $T/instances/audiolat-$pid"
+t_true "SIGINT: the instance is removed" test ! -e "$T/instances/audiolat-$pid"
 
 # without root: one warning, the run goes on untraced
 if command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$AUDIOLAT"; then

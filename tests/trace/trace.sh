@@ -74,7 +74,7 @@ t_no_instances "softirq: no instance left"
 for sig in INT TERM; do
 	"$V" -c "$CPU" -m hold >"$T_TMP/hold" 2>"$ERR" &
 	pid=$!
-	for _ in $(seq 50); do [ -s "$T_TMP/hold" ] && break; sleep 0.1; done
+	wait_until 5 "trace-victim to print its instance's name" test -s "$T_TMP/hold"
 	name=$(head -n 1 "$T_TMP/hold")
 	t_result "$([ "$name" = "audiolat-$pid" ] && [ -d "$TR/instances/$name" ] && echo 0 || echo 1)" \
 		"SIG$sig: the instance audiolat-<pid> exists while open"
@@ -86,7 +86,7 @@ for sig in INT TERM; do
 done
 "$V" -c "$CPU" -m hog -d 10000 -a 5000 -t 1000 >/dev/null 2>"$ERR" &
 pid=$!
-sleep 1
+t_wait 10 "SIGINT during a run: the run's instance is there" test -d "$TR/instances/audiolat-$pid"
 kill -INT "$pid"
 wait "$pid"
 rc=$?
@@ -96,7 +96,7 @@ t_no_instances "SIGINT during a run: no instance left"
 # --- SIGKILL: the next open removes the dead process's instance -----------
 "$V" -c "$CPU" -m hold >"$T_TMP/hold" 2>"$ERR" &
 pid=$!
-for _ in $(seq 50); do [ -s "$T_TMP/hold" ] && break; sleep 0.1; done
+t_wait 5 "SIGKILL: trace-victim has opened its instance" test -d "$TR/instances/audiolat-$pid"
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
 t_result "$([ -d "$TR/instances/audiolat-$pid" ] && echo 0 || echo 1)" \
