@@ -17,7 +17,5 @@ need_cmd() {
 
 # a server that does not start is a failure, not a skip: report and end
 server_failed() {
-	t_result 1 "$1 (${SRV_WHY:-unknown reason})"
-	t_done
-	exit 1
+	t_bail "$1 (${SRV_WHY:-unknown reason})"
 }

@@ -373,6 +373,39 @@ EOF
 	finish
 }
 
+# a PCM another program holds: exit 4 and one line saying it is in use.
+# aplay holds hw:Dummy,0,0; the subdevice is named (hw:Dummy alone would
+# take another of the card's 8 free ones), and audiolat asks for the same
+check_alsa_busy() {
+	need_backend alsa
+	d=$(card_index Dummy)
+	st=/proc/asound/card$d/pcm0p/sub0/status
+	aplay -q -D hw:Dummy,0,0 -t raw -f S16_LE -c 2 -r 48000 /dev/zero 2>"$W/aplay.err" &
+	apid=$!
+	_i=0
+	until grep -q '^state: RUNNING' "$st" 2>/dev/null; do
+		_i=$((_i + 1))
+		if [ $_i -gt 100 ] || ! kill -0 $apid 2>/dev/null; then
+			fail "aplay does not play on hw:Dummy,0,0 ($st: $(head -n 1 "$st" 2>/dev/null))"
+			sed 's/^/  aplay: /' "$W/aplay.err"
+			kill $apid 2>/dev/null
+			finish
+		fi
+		sleep 0.1
+	done
+	al_run -b alsa -D hw:Dummy,0,0 -d 1s -q >"$W/out" 2>"$W/err"
+	expect_rc $? "audiolat run on hw:Dummy,0,0 while aplay plays on it" 4
+	grep -q '^audiolat run: .*in use by another program' "$W/err" ||
+		{ fail "no line says the device is in use:"; sed 's/^/  stderr: /' "$W/err"; }
+	[ "$(wc -l <"$W/err")" -eq 1 ] || fail "$(wc -l <"$W/err") lines on stderr, not one"
+	kill -INT $apid
+	wait $apid
+	# free again: the same device plays
+	al_run -b alsa -D hw:Dummy,0,0 -d 300ms -q --json "$W/free.json" >"$W/out" 2>"$W/err"
+	expect_rc $? "audiolat run on hw:Dummy,0,0 once aplay let it go" 0
+	finish
+}
+
 # 4 periods: with 2, snd-aloop's 4 ms (jiffies) timer under TCG leaves the
 # playback side no time to refill (xruns, no reading)
 roundtrip_once() { # JSON
@@ -740,6 +773,7 @@ alsa_playback 20 audiolat run -b alsa -D hw:Dummy: periods measured, the same JS
 alsa_capture 20 audiolat run -b alsa -D hw:Dummy --capture: periods measured, the same JSON as sim
 alsa_xrun 20 audiolat run -b alsa -D hw:Dummy stopped for 300 ms: xrun(s) with validated durations
 alsa_loopback 20 audiolat run -b alsa: playback on hw:Loopback,0,0 while capture runs on hw:Loopback,1,0
+alsa_busy 20 audiolat run -b alsa -D hw:Dummy,0,0 while aplay plays on it: exit 4, one line saying it is in use
 roundtrip 30 audiolat roundtrip -b alsa hw:Loopback,0,0 -> hw:Loopback,1,0: the delay is the buffer, the same in two runs
 midi_rawmidi 20 audiolat midi record --api rawmidi on VirMIDI (framing stamps) fed by midi send through the sequencer at 10 Hz
 midi_seq 20 audiolat midi record --api seq on a VirMIDI sequencer port fed by midi send --api rawmidi
