@@ -13,11 +13,7 @@ command -v jackd >/dev/null || t_skip_all "jackd not installed (jackd2, scripts/
 "$AUDIOLAT" midi send --help >/dev/null || t_skip_all "audiolat has no midi command"
 
 NAME=$(srv_name al-midi)
-if ! start_jackd "$NAME" 256 48000; then
-	t_result 1 "jackd -n $NAME (dummy driver) starts (${SRV_WHY:-})"
-	t_done
-	exit 1
-fi
+start_jackd "$NAME" 256 48000 || t_bail "jackd -n $NAME (dummy driver) starts (${SRV_WHY:-})"
 export JACK_DEFAULT_SERVER=$NAME JACK_NO_START_SERVER=1
 # SCHED_FIFO for the sender where permitted (CI runs as root): a busy
 # machine then delays it less; the assertions hold either way
@@ -29,14 +25,9 @@ eval "set -- $(trap -p EXIT)"
 _prev_exit=${3:-}
 trap 'for p in "${BG[@]}"; do kill "$p" 2>/dev/null; done; eval "$_prev_exit"' EXIT
 
-# wait_port PORT: up to 10 s for a JACK port to appear
-wait_port() {
-	local i
-	for i in $(seq 100); do
-		jack_lsp -s "$NAME" 2>/dev/null | grep -qx "$1" && return 0
-		sleep 0.1
-	done
-	return 1
+# has_port PORT: the JACK port is there
+has_port() {
+	jack_lsp -s "$NAME" 2>/dev/null | grep -qx "$1"
 }
 
 # ---- send -> record at 10 Hz ----
@@ -46,7 +37,7 @@ M="$T_TMP/rec.mid"
 	>"$T_TMP/rec.out" 2>"$T_TMP/rec.err" &
 REC=$!
 BG+=($REC)
-t_true "record's port audiolat-record:in appears" wait_port audiolat-record:in
+t_wait 10 "record's port audiolat-record:in appears" has_port audiolat-record:in
 t_exit 0 "send at 10 Hz for 3 s into it: exit 0" \
 	"$AUDIOLAT" midi send --port audiolat-record:in -d 3 "${PRIO[@]}" -q
 t_grep "$OUT" "^summary: api=jack rate_hz=10 sent=[0-9]+ errors=0 " "send's summary line"
@@ -75,16 +66,23 @@ t_json "1 us resolution" '.tick_ns == 1000' "$R"
 t_json "no messages dropped" '.source.dropped == 0' "$R"
 
 t_exit 0 "analyze the recorded file" "$AUDIOLAT" midi analyze "$M" --interval 100ms --json "$T_TMP/ana.json" -q
-t_json "analyze gives back the same figures" --slurpfile a "$T_TMP/ana.json" \
+# the -o file holds what record analyzed (the SMF writer and reader agree);
+# both figures come from src/midi's analysis, so this checks the file only
+t_json "the -o file analyzes back to record's figures" --slurpfile a "$T_TMP/ana.json" \
 	'[.events, .delta_min_ns, .delta_max_ns, .delta_mean_ns, .delta_median_ns, .delta_stddev_ns, .delta_p99_ns, .jitter_max_ns, .jitter_abs_max_ns, .jitter_mean_abs_ns, .tick_ns] ==
 	 [$a[0] | .events, .delta_min_ns, .delta_max_ns, .delta_mean_ns, .delta_median_ns, .delta_stddev_ns, .delta_p99_ns, .jitter_max_ns, .jitter_abs_max_ns, .jitter_mean_abs_ns, .tick_ns]' "$R"
+# the figures themselves, held to a reading of the file that shares no code
+# with audiolat (smf-note-ons.py): the events, and the deltas to 1 us (a tick)
+t_true "smf-note-ons.py reads the -o file" sh -c "python3 '$TESTS_DIR/midi/smf-note-ons.py' '$M' >'$T_TMP/indep.json'"
+t_json "record's events and deltas are the file's, read independently (to 1 us)" --slurpfile f "$T_TMP/indep.json" \
+	'$f[0] as $f | .events == $f.events and ([.delta_min_ns - $f.delta_min_ns, .delta_max_ns - $f.delta_max_ns, .delta_mean_ns - $f.delta_mean_ns, .delta_median_ns - $f.delta_median_ns] | all(fabs <= 1000))' "$R"
 t_json "the file: 1000 ticks per quarter (1 us a tick)" '.source.ticks_per_quarter == 1000 and .tick_ns == 1000' "$T_TMP/ana.json"
 
 # ---- loop through a JACK connection (audiolat's thru client) ----
 "$AUDIOLAT" midi thru -q >"$T_TMP/thru.out" 2>&1 &
 THRU=$!
 BG+=($THRU)
-t_true "thru's ports appear" wait_port audiolat-thru:out
+t_wait 10 "thru's ports appear" has_port audiolat-thru:out
 L="$T_TMP/loop.json"
 t_exit 0 "loop 200 probes through the thru client: exit 0" \
 	"$AUDIOLAT" midi loop --out audiolat-thru:in --in audiolat-thru:out -n 200 --timeout 3s \
@@ -112,6 +110,16 @@ t_exit 0 "a second loop through the thru client" \
 t_exit 0 "compare two loop results" "$AUDIOLAT" compare "$L" "$T_TMP/loop2.json" --json "$T_TMP/lc.json"
 t_grep "$OUT" '^A +loop\.json +200 ' "a row per loop result, named by its file"
 t_grep "$OUT" '^B vs A: p99_latency .*: (no significant difference|better|worse)$' "a verdict on the p99 latency"
+# the verdicts themselves, on known differences: the same result twice, and
+# a copy of it whose every round trip is one period (5.333 ms) longer
+cp "$L" "$T_TMP/same.json"
+jq '.histogram.buckets |= map([.[0] + 5333333, .[1] + 5333333, .[2]])' "$L" >"$T_TMP/later.json"
+t_exit 0 "compare a loop result with itself" "$AUDIOLAT" compare "$L" "$T_TMP/same.json"
+t_grep "$OUT" '^B vs A: p99_latency \+0\.000 ms .*: no significant difference$' "the same result: no significant difference"
+t_exit 0 "compare with a copy one period later" "$AUDIOLAT" compare "$L" "$T_TMP/later.json"
+t_grep "$OUT" '^B vs A: p99_latency \+5\.33[0-9] ms .*: worse$' "one period later: worse, by the period"
+t_exit 0 "compare the later copy with the original" "$AUDIOLAT" compare "$T_TMP/later.json" "$L"
+t_grep "$OUT" '^B vs A: p99_latency -5\.33[0-9] ms .*: better$' "one period earlier: better, by the period"
 t_json "audiolat.compare-midi/1 with the p99 latency" \
 	'.schema == "audiolat.compare-midi/1" and .scopes[0].comparisons[0].statistics[0].name == "p99_latency"' "$T_TMP/lc.json"
 t_exit 1 "a loop and a record result do not mix" "$AUDIOLAT" compare "$L" "$R"
@@ -130,7 +138,7 @@ if "$AUDIOLAT" load --help >/dev/null 2>&1; then
 		>"$T_TMP/load.out" 2>"$T_TMP/load.err" &
 	REC=$!
 	BG+=($REC)
-	wait_port audiolat-record:in
+	t_wait 10 "record under load: its port appears" has_port audiolat-record:in
 	"$AUDIOLAT" midi send --port audiolat-record:in -d 2.5 "${PRIO[@]}" -q >/dev/null 2>&1
 	wait $REC
 	t_result $? "record --load hackbench+rt-migrate:3s exits 0"
