@@ -146,6 +146,71 @@ t_exit 1 "--json into a missing directory exits 1" "$A" run -d 200ms -q --json /
 t_grep "$ERR" '/nonexistent/dir/r.json' "the path is named"
 t_grep "$OUT" '^summary:' "measured data is still printed"
 
+# --dma-latency US: /dev/cpu_dma_latency holds US while the run measures
+# (reading the file gives the PM QoS value in force: the smallest request),
+# and what it was before once the run has ended
+dma_now() {
+	od -An -t d4 /dev/cpu_dma_latency | tr -d ' '
+}
+dma_is() {
+	[ "$(dma_now)" = "$1" ]
+}
+if [ -r /dev/cpu_dma_latency ] && [ -w /dev/cpu_dma_latency ]; then
+	base=$(dma_now)
+	us=$((base > 7 ? 7 : base - 1))
+	if [ "$us" -lt 0 ]; then
+		t_skip "--dma-latency holds its request during the run" \
+			"another program holds a request of 0 us: no smaller one would show"
+	else
+		run_tty "$OUT" "$T_TMP/dma.log" "$A" run -d 30s --no-db --no-histogram --dma-latency "$us" \
+			--json "$T_TMP/dma.json"
+		t_measuring 10 "--dma-latency $us: the run measures" "$T_TMP/dma.log" 100
+		during=$(dma_now)
+		t_result $([ "$during" = "$us" ] && echo 0 || echo 1) \
+			"--dma-latency $us: /dev/cpu_dma_latency is $us us while the run measures (got $during, $base before)"
+		kill -INT "$RUN_PID"
+		wait "$TTY_PID"
+		t_result $? "--dma-latency $us: the run exits 0"
+		t_wait 5 "--dma-latency: released after the run (back to $base us)" dma_is "$base"
+		t_json "--dma-latency: the result records it" --argjson us "$us" '.dma_latency_us == $us' "$T_TMP/dma.json"
+	fi
+else
+	t_skip "--dma-latency holds its request during the run" "/dev/cpu_dma_latency is not there or not ours (root)"
+fi
+t_exit 0 "without --dma-latency the result says none" "$A" run -d 100ms -q --no-db --json -
+t_json "... dma_latency_us is null" '.dma_latency_us == null' "$OUT"
+
+# -a CPU pins the audio thread (the SCHED_FIFO one) to CPU, and only it
+# audio_thread PID: the tid of PID's SCHED_FIFO thread
+audio_thread() {
+	ps -L -o tid=,cls= -p "$1" | awk '$2 == "FF" { print $1; exit }'
+}
+# allowed PID [TID]: the CPUs the task may run on (Cpus_allowed_list)
+allowed() {
+	awk '$1 == "Cpus_allowed_list:" { print $2 }' "/proc/$1/task/${2:-$1}/status"
+}
+last=$(($(nproc) - 1))
+run_tty "$OUT" "$T_TMP/pin.log" "$A" run -d 30s --no-db --no-histogram -a "$last"
+t_measuring 10 "-a $last: the run measures" "$T_TMP/pin.log" 100
+tid=$(audio_thread "$RUN_PID")
+t_result $([ -n "$tid" ] && echo 0 || echo 1) "-a $last: the audio thread runs at SCHED_FIFO (tid '$tid')"
+t_result $([ -n "$tid" ] && [ "$(allowed "$RUN_PID" "$tid")" = "$last" ] && echo 0 || echo 1) \
+	"-a $last: the audio thread may run on CPU $last only (got '$(allowed "$RUN_PID" "$tid")')"
+t_result $([ "$(allowed "$RUN_PID")" = "$(allowed $$)" ] && echo 0 || echo 1) \
+	"-a $last: the main thread is not pinned (got '$(allowed "$RUN_PID")', the shell's '$(allowed $$)')"
+kill -INT "$RUN_PID"
+wait "$TTY_PID"
+t_result $? "-a $last: the run exits 0"
+if [ "$last" -gt 0 ]; then
+	run_tty "$OUT" "$T_TMP/nopin.log" "$A" run -d 30s --no-db --no-histogram
+	t_measuring 10 "without -a: the run measures" "$T_TMP/nopin.log" 100
+	tid=$(audio_thread "$RUN_PID")
+	t_result $([ -n "$tid" ] && [ "$(allowed "$RUN_PID" "$tid")" = "$(allowed $$)" ] && echo 0 || echo 1) \
+		"without -a: the audio thread may run on every CPU ours may (got '$(allowed "$RUN_PID" "$tid")')"
+	kill -INT "$RUN_PID"
+	wait "$TTY_PID"
+fi
+
 # SIGINT ends the run cleanly: results kept, interrupted. On a terminal,
 # so that the live status line says when it measures: then the signal
 J2="$T_TMP/int.json"

@@ -231,6 +231,78 @@ else
 		"the missing permission is named in one line"
 fi
 
+# --- --load-policy, --load-nice, --load-cpus: what the load's processes run with ---
+
+# sched_of PID: "POLICY RTPRIO NICE CPUS" of a live process (from /proc:
+# policy 0 other, 1 fifo, 2 rr, 3 batch, 5 idle)
+sched_of() {
+	local st cpus
+	st=$(sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null) || return 1
+	cpus=$(awk '$1 == "Cpus_allowed_list:" { print $2 }' "/proc/$1/status" 2>/dev/null)
+	# after the comm: field 3 (state) is the first, so nice (19) is 17th,
+	# rt_priority (40) 38th, policy (41) 39th
+	echo "$st" | awk -v c="$cpus" '{ print $39, $38, $17, c }'
+}
+# t_sched DESC WANT PGID...: every worker of the loads of these groups (every
+# live process in them but the supervisor, which leads the group: at least
+# MIN_WORKERS) runs with WANT; the supervisors, which only wait, are back at
+# SCHED_OTHER, nice 0, on every CPU (so that a real-time load cannot starve
+# the one process that must kill it)
+t_sched() {
+	local desc=$1 want=$2 p g got bad="" n=0 all
+	shift 2
+	all=$(sched_of $$ | awk '{ print $4 }')
+	while read -r p g; do
+		got=$(sched_of "$p") || continue
+		[ "$p" = "$g" ] && continue
+		n=$((n + 1))
+		[ "$got" = "$want" ] || bad+="$p: $got; "
+	done < <(ps -eo pid=,pgid=,stat= | awk -v g=" $* " 'index(g, " " $2 " ") && $3 !~ /^Z/ { print $1, $2 }')
+	[ -z "$bad" ] || echo "# workers not at '$want': $bad"
+	[ "$n" -ge "$MIN_WORKERS" ] || echo "# $n workers, expected at least $MIN_WORKERS"
+	t_result $([ -z "$bad" ] && [ "$n" -ge "$MIN_WORKERS" ] && echo 0 || echo 1) "$desc ($n workers)"
+	# (the supervisor drops to SCHED_OTHER before it leaves the load's CPUs:
+	# beside a real-time worker on them it gets there only when RT
+	# throttling lets it run, about 0.8 s here: waited for)
+	t_wait 5 "... and the supervisor back at SCHED_OTHER, nice 0, on CPUs $all" supervisors_back "$all" "$@"
+}
+# supervisors_back CPUS PGID...: the leaders of the groups are at SCHED_OTHER, nice 0, on CPUS
+supervisors_back() {
+	local all=$1 g
+	shift
+	for g in "$@"; do
+		[ "$(sched_of "$g")" = "0 0 0 $all" ] || return 1
+	done
+}
+last=$(($(nproc) - 1))
+"$A" load cpu --workers 2 --load-policy batch --load-nice 7 --load-cpus "$last" -d 30s >"$OUT" 2>"$ERR" &
+P=$!
+t_loads "batch, nice 7, CPU $last: the load starts" $P
+G=$LOADS
+MIN_WORKERS=2
+t_wait 10 "batch, nice 7, CPU $last: the supervisor and its 2 workers run" at_least 3 pgid $G
+t_sched "--load-policy batch --load-nice 7 --load-cpus $last: the workers are SCHED_BATCH, nice 7, on CPU $last" \
+	"3 0 7 $last" $G
+kill -INT $P
+wait $P
+t_result $? "batch, nice 7: exit 0"
+t_grep "$OUT" "^load: cpu workers=2 policy=batch nice=7 cpus=$last\$" "batch, nice 7: the load line says so"
+# seed 002's setup: the load at SCHED_RR 10 beside the measurement (run --load)
+"$A" run -q --no-db -d 30s --load cpu --workers 1 --load-policy rr:10 --load-cpus 0 --json "$T_TMP/rr.json" \
+	>"$OUT" 2>"$ERR" &
+P=$!
+t_loads "run --load cpu --load-policy rr:10: the load starts" $P
+G=$LOADS
+MIN_WORKERS=1
+t_wait 10 "rr:10: the supervisor and its worker run" at_least 2 pgid $G
+t_sched "run --load-policy rr:10 --load-cpus 0: the worker is SCHED_RR 10, on CPU 0" "2 10 0 0" $G
+kill -INT $P
+wait $P
+t_result $? "rr:10: the run exits 0"
+t_json "rr:10: the phase records the load's scheduling" \
+	'.phases[0].load == "cpu workers=1 policy=rr:10 nice=0 cpus=0"' "$T_TMP/rr.json"
+t_gone "rr:10: nothing of the load is left" 5 pgid $G
+
 # --- cleanup ---------------------------------------------------------------
 
 # normal end

@@ -27,6 +27,16 @@ t_json "it held the CPU for roughly its 40 ms (20..80 ms)" \
 t_json "spike times lie inside the run" '[.spikes[].t_ns | . >= 0 and . < 4000000000] | all' "$J"
 t_true "no audiolat instance left" bash -c "! ls -d $T/instances/audiolat-* 2>/dev/null | grep -q ."
 
+# the default threshold is half the buffer: 4 x 128 frames at 48 kHz is
+# 10.667 ms (10666666 ns), so 5333333 ns; 3 x 64 (the default) 2 ms
+t_exit 0 "--trace without --trace-threshold, 4 x 128 frames" "$AUDIOLAT" run -d 500ms -q --no-db -a "$cpu" \
+	-P 128 -n 4 --trace --json "$T_TMP/th.json"
+t_json "... the threshold is half the buffer, 5333333 ns" \
+	--argjson want $((128 * 4 * 1000000000 / 48000 / 2)) '.trace_threshold_ns == $want' "$T_TMP/th.json"
+t_exit 0 "--trace without --trace-threshold, the default 3 x 64 frames" "$AUDIOLAT" run -d 500ms -q --no-db \
+	-a "$cpu" --trace --json "$T_TMP/th.json"
+t_json "... the threshold is half the buffer, 2 ms" '.trace_threshold_ns == 2000000' "$T_TMP/th.json"
+
 # the text report explains them
 t_exit 0 "a traced text run" "$AUDIOLAT" run -d 2s --no-db --no-histogram -a "$cpu" \
 	--trace --trace-threshold 5ms --load "$hog" --load-cpus "$cpu"
