@@ -131,6 +131,55 @@ t_grep "$T_TMP/loop.html" '<span>p99 round trip</span>' "the loop report shows i
 t_json "the self-loop: 50 echoed, 0 lost, at least a period" \
 	'.echoed == 50 and .lost == 0 and .latency_frames_min >= 256' "$T_TMP/self.json"
 
+# ---- loop --max-latency: exit 3 when the max latency exceeds it ----
+t_exit 3 "loop --max-latency 1ms (a JACK MIDI round trip takes a period, 5.3 ms): exit 3" \
+	"$AUDIOLAT" midi loop --out audiolat-thru:in --in audiolat-thru:out -n 20 --timeout 3s \
+	--max-latency 1ms --json "$T_TMP/maxlat.json" --no-db -q
+t_grep "$ERR" '^audiolat midi: loop: max latency [0-9.]+ [mu]s exceeds --max-latency 1000\.0 us$' \
+	"... one line with both"
+t_json "... the JSON is still written, the threshold in its config" \
+	'.echoed == 20 and .config.max_latency_ns == 1000000 and .latency_max_ns > 1000000' "$T_TMP/maxlat.json"
+t_exit 0 "loop --max-latency 1s is met: exit 0" \
+	"$AUDIOLAT" midi loop --out audiolat-thru:in --in audiolat-thru:out -n 20 --timeout 3s \
+	--max-latency 1s --no-db -q
+
+# ---- --server NAME: the JACK server to use, without JACK_DEFAULT_SERVER ----
+t_exit 0 "loop --server $NAME, JACK_DEFAULT_SERVER unset: exit 0" \
+	env -u JACK_DEFAULT_SERVER "$AUDIOLAT" midi loop --server "$NAME" --out audiolat-thru:in \
+	--in audiolat-thru:out -n 20 --timeout 3s --json "$T_TMP/server.json" --no-db -q
+t_json "--server: 20 echoed through that server's thru client" '.echoed == 20 and .lost == 0' "$T_TMP/server.json"
+t_exit 4 "--server of a server that does not run: exit 4" \
+	env -u JACK_DEFAULT_SERVER "$AUDIOLAT" midi loop --server "nosuch-$$" --out audiolat-thru:in \
+	--in audiolat-thru:out -n 20 --no-db -q
+t_grep "$ERR" "jack: no JACK server 'nosuch-$$' running" "... naming it"
+
+# ---- --label: record and loop name their results (JSON and the database) ----
+LDB=$T_TMP/labels.db
+t_exit 0 "loop --label 'thru, labelled' --db" \
+	"$AUDIOLAT" midi loop --out audiolat-thru:in --in audiolat-thru:out -n 20 --timeout 3s \
+	--label "thru, labelled" --db "$LDB" --json "$T_TMP/label-loop.json" -q
+t_json "loop --label: the JSON names it" '.label == "thru, labelled"' "$T_TMP/label-loop.json"
+# send --rate 20 (not the default 10) into a record --label without --interval
+"$AUDIOLAT" midi record -d 4 --label "at 20 Hz" --db "$LDB" --json "$T_TMP/label-rec.json" -q \
+	>"$T_TMP/label-rec.out" 2>"$T_TMP/label-rec.err" &
+REC=$!
+BG+=($REC)
+t_wait 10 "record --label: its port appears" has_port audiolat-record:in
+t_exit 0 "send --rate 20 for 2 s: exit 0" "$AUDIOLAT" midi send --port audiolat-record:in --rate 20 -d 2 \
+	"${PRIO[@]}" -q
+t_grep "$OUT" "^summary: api=jack rate_hz=20 sent=[0-9]+ errors=0 " "send --rate 20: its summary says 20 Hz"
+wait $REC
+t_result $? "record --label exits 0"
+t_json "record --label: the JSON names it" '.label == "at 20 Hz"' "$T_TMP/label-rec.json"
+t_json "send --rate 20: 30..50 note-ons in 2 s, the interval found is 50 ms (45..55)" \
+	'.events >= 30 and .events <= 50 and .interval_auto and .interval_ns > 45000000 and .interval_ns < 55000000 and .delta_median_ns > 45000000 and .delta_median_ns < 55000000' \
+	"$T_TMP/label-rec.json"
+t_exit 0 "history --label 'at 20 Hz'" "$AUDIOLAT" history --db "$LDB" --label "at 20 Hz"
+t_true "... lists the record, alone" test "$(grep -c '^ *[0-9]' "$OUT")" -eq 1
+t_grep "$OUT" "^ +2  .* at 20 Hz  " "... with its label"
+t_exit 0 "history --label 'thru, labelled'" "$AUDIOLAT" history --db "$LDB" --label "thru, labelled"
+t_grep "$OUT" "^ +1  .* thru, labelled  " "... the loop, with its label"
+
 # ---- record under load: seed 002's stressors, hackbench beside rt-migrate ----
 if "$AUDIOLAT" load --help >/dev/null 2>&1; then
 	"$AUDIOLAT" midi record -d 3 --load hackbench+rt-migrate:3s --groups 2 --loops 20 --interval 100ms \

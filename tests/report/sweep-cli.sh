@@ -55,6 +55,26 @@ else
 	t_skip "--html is well-formed XML" "xmllint is not installed"
 fi
 
+# --load: every run of the grid measures under the load phases, each
+# phase with its load and throughput; nothing of the load is left after
+D=$T/loaddir
+mkdir -p "$D"
+t_exit 0 "sweep --period 64,128 --load idle:500ms,cpu:700ms" "$AUDIOLAT" sweep --period 64,128 -q --no-db \
+	--load idle:500ms,cpu:700ms --workers 1 --load-dir "$D" --json "$T/load.json"
+t_json "--load: two runs, each through both phases, in order" \
+	'[.configurations[].runs[] | [.phases[].name]] == [["idle", "cpu"], ["idle", "cpu"]]' "$T/load.json"
+t_json "--load: each run's cpu phase ran the load, with its throughput" \
+	'[.configurations[].runs[].phases[1] | .load == "cpu workers=1 policy=other nice=0 cpus=all" and .throughput.loops_per_s.value > 0 and .error == null] | all' \
+	"$T/load.json"
+t_json "--load: each run's idle phase had none" \
+	'[.configurations[].runs[].phases[0] | .load == "none" and .throughput == {}] | all' "$T/load.json"
+t_json "--load: the spec is in each run's config, and the phases set the run's length" \
+	'[.configurations[].runs[] | .config.load == "idle:500ms,cpu:700ms" and .config.duration_ns == 1200000000] | all' \
+	"$T/load.json"
+t_true "--load: no file left in --load-dir" test -z "$(ls -A "$D")"
+t_exit 2 "--load with a bad spec: usage error" "$AUDIOLAT" sweep --period 64,128 --load nosuch:1s --no-db
+t_grep "$ERR" "^audiolat sweep: --load: " "... naming the option"
+
 # SIGINT ends the current run early and the sweep with what it has: sent
 # once the first run's live status line (on a terminal) counts 100 periods
 run_tty "$T/i.out" "$T/i.tty" "$AUDIOLAT" sweep --period 64,128,256 -d 3s --no-db --json "$T/i.json"

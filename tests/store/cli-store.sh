@@ -139,6 +139,17 @@ p99_us=$(jq -r '.total.wake_latency_ns.p99 / 1000 | . * 10 | round / 10' "$J")
 t_true "show: p99 wake latency is the run's ($p99_us us)" \
 	awk -v want="$p99_us" '$1 == "wake" && $2 == "latency" { found = 1; exit !($7 + 0 == want + 0) } END { if (!found) exit 1 }' "$OUT"
 
+# --- report --db ID: the HTML report of a saved result, read from the database
+t_exit 0 "report --db DB 1 writes the report of result 1" "$A" report --db "$DB" 1 -o "$T_TMP/r1.html"
+t_grep "$T_TMP/r1.html" 'patched kernel' "report --db: the result's label"
+t_grep "$T_TMP/r1.html" "$(jq -r '.total.wake_latency_ns.p99' "$J" |
+	awk '{ printf "<b>%.1f µs</b><span>p99 wake latency", $1 / 1000 }')" "report --db: the result's p99 wake latency"
+if [ -n "$(command -v xmllint)" ]; then
+	t_true "report --db: well-formed XML" xmllint --noout --nonet "$T_TMP/r1.html"
+fi
+t_exit 1 "report --db of an id not there exits 1" "$A" report --db "$DB" 999 -o "$T_TMP/r999.html"
+t_grep "$ERR" "^audiolat report: 999: no such file, and no result 999 in " "... naming the id"
+
 # --- bad ids
 t_exit 2 "show abc exits 2" "$A" show --db "$DB" abc
 t_grep "$ERR" "'abc' is not a result id" "show abc says so"
@@ -292,5 +303,25 @@ r1=$?
 t_result $? "a run and an import at the same time both save"
 t_exit 0 "history after them" "$A" history --db "$C" --json -
 t_json "43 rows" '.matching == 43' "$OUT"
+
+# --- history --limit N (-n): the newest N; the default is 50, 0 lists all
+for i in $(seq 41 48); do
+	jq -c ".label = \"w$i\"" "$J" >"$T_TMP/docs/$i.json"
+	"$A" import -q --db "$C" "$T_TMP/docs/$i.json" >/dev/null 2>&1
+done
+t_exit 0 "history of 51 results" "$A" history --db "$C"
+t_true "by default the newest 50" test "$(grep -c '^ *[0-9]' "$OUT")" -eq 50
+t_grep "$ERR" 'the newest 50 of 51' "... and a line says how many there are"
+t_grep "$OUT" '^ +51  .* w48  ' "... the newest first"
+t_exit 0 "history --limit 0" "$A" history --db "$C" --limit 0
+t_true "--limit 0 lists all 51" test "$(grep -c '^ *[0-9]' "$OUT")" -eq 51
+t_empty "$ERR" "--limit 0: no 'newest N of' line"
+t_exit 0 "history --limit 2" "$A" history --db "$C" --limit 2
+t_true "--limit 2: two rows" test "$(grep -c '^ *[0-9]' "$OUT")" -eq 2
+t_grep "$OUT" '^ +50  .* w47  ' "--limit 2: the second newest is there"
+t_grep "$ERR" 'the newest 2 of 51' "--limit 2: says how many there are"
+t_exit 0 "history --limit 2 --json -" "$A" history --db "$C" --limit 2 --json -
+t_json "--limit 2 --json: two results, 51 matching, newest first" \
+	'.matching == 51 and ([.results[].id] == [51, 50])' "$OUT"
 
 t_done
