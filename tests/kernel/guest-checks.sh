@@ -130,6 +130,26 @@ wait_rawmidi_input() {
 	return 1
 }
 
+# wait until a substream of card CARD's PCMs of direction DIR (p or c) is
+# RUNNING with its hardware pointer at FRAMES or more (someone plays or
+# records there, and has for a while): the condition, not a fixed sleep
+wait_pcm_running() { # CARD DIR FRAMES
+	_i=0
+	while [ $_i -lt 100 ]; do
+		for _st in /proc/asound/card"$1"/pcm*"$2"/sub*/status; do
+			awk -v f="$3" '/^state:/ { s = $2 } /^hw_ptr/ { h = $3 }
+				END { exit !(s == "RUNNING" && h + 0 >= f + 0) }' "$_st" 2>/dev/null && return 0
+		done
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	fail "no substream of card $1 ($2) RUNNING past $3 frames within 10 s"
+	for _st in /proc/asound/card"$1"/pcm*"$2"/sub*/status; do
+		grep -q closed "$_st" 2>/dev/null || sed "s|^|  $_st: |" "$_st" 2>/dev/null | head -n 12
+	done
+	return 1
+}
+
 # the preemption mode in force, as the kernel says it: "none (voluntary) full"
 kernel_preempt() {
 	sed -n 's/.*(\([a-z_]*\)).*/\1/p' /sys/kernel/debug/sched/preempt 2>/dev/null
@@ -167,10 +187,16 @@ check_aloop_crosscheck() {
 	played=2048 # 16 << 11 bytes: 32768 bytes, 8192 frames, 2048 patterns
 	arecord -q -D hw:Loopback,1,0 -t raw -f S16_LE -c 2 -r 48000 -d 10 "$W/c" 2>"$W/err" &
 	rpid=$!
-	sleep 0.3
+	wait_pcm_running "$(card_index Loopback)" c 0
+	before=$(wc -c <"$W/c")
 	aplay -q -D hw:Loopback,0,0 -t raw -f S16_LE -c 2 -r 48000 "$W/p" 2>>"$W/err"
 	expect_rc $? "aplay" 0
-	sleep 0.2
+	# what was played has been recorded: as many bytes more as aplay played
+	_i=0
+	while [ "$(wc -c <"$W/c")" -lt $((before + 32768)) ] && [ $_i -lt 50 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
 	kill -INT $rpid
 	wait $rpid
 	expect_rc $? "arecord" 0 1 130
@@ -186,10 +212,15 @@ check_virmidi_crosscheck() {
 	port=$(seq_port "VirMIDI $v-0")
 	aseqdump -p "$port" >"$W/dump" 2>&1 &
 	dpid=$!
-	sleep 0.5
+	wait_seq_reader "VirMIDI $v-0"
 	amidi -p "hw:$v,0" -S '90 3C 40 80 3C 00 B0 07 64' 2>"$W/err"
 	expect_rc $? "amidi" 0
-	sleep 0.5
+	# the last of the three messages has come through
+	_i=0
+	until grep -q 'Control change.*controller 7, value 100' "$W/dump" || [ $_i -ge 50 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
 	kill -INT $dpid
 	wait $dpid
 	grep -q 'Note on.*note 60, velocity 64' "$W/dump" || fail "aseqdump saw no note-on"
@@ -313,7 +344,7 @@ check_alsa_xrun() {
 }
 
 # stop_xrun BACKEND DEVICE [RUN OPTIONS]: audiolat run stopped (SIGSTOP) for
-# 300 ms after 0.8 s; the xrun(s) it reports, with validated durations.
+# 300 ms once its stream runs; the xrun(s) it reports, with validated durations.
 # ZERO_OK=1: xruns of "at least 0 ms" are allowed besides the long one (a
 # device that reports an xrun before our clock says its audio ran out:
 # qemu's HDA, whose DMA catches up in bursts after a restart)
@@ -323,9 +354,14 @@ stop_xrun() {
 	_min=1
 	[ "${ZERO_OK:-0}" = 1 ] && _min=0
 	ref_sim
+	case $_dev in
+	hw:*) _card=$(card_index "${_dev#hw:}") ;;
+	/dev/dsp*) _card=${_dev#/dev/dsp} && _card=${_card:-0} ;;
+	esac
 	al_run_bg -b "$_be" -D "$_dev" "$@" -d 2s -v --no-histogram --json "$W/x.json" >"$W/out" 2>"$W/err" &
 	pid=$!
-	sleep 0.8
+	# stopped once its stream runs, 0.1 s (4800 frames) of it played
+	wait_pcm_running "$_card" p 4800
 	kill -STOP $pid
 	sleep 0.3
 	kill -CONT $pid
@@ -355,7 +391,8 @@ check_alsa_loopback() {
 	ref_sim
 	al_run_bg -b alsa -D hw:Loopback,1,0 --capture -d 3s -q --json "$W/c.json" >"$W/cout" 2>"$W/cerr" &
 	cpid=$!
-	sleep 0.8
+	# (aloop's capture pointer stands still until something plays into it)
+	wait_pcm_running "$(card_index Loopback)" c 0
 	al_run -b alsa -D hw:Loopback,0,0 -d 1s -q --json "$W/p.json" >"$W/out" 2>"$W/err"
 	expect_rc $? "playback on hw:Loopback,0,0" 0
 	wait $cpid
