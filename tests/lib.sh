@@ -66,9 +66,8 @@ t_true() {
 	T_STDERR=$T_TMP/t_true.err t_result $rc "$desc"
 }
 
-# t_empty FILE DESC: FILE exists and is empty (what it holds is shown if not).
-# For "nothing on stderr": `t_true ... test ! -s "$ERR"` always passes, since
-# t_true itself empties $ERR before the test reads it.
+# t_empty FILE DESC: FILE exists and is empty (what it holds is shown if not):
+# "nothing on stderr" after a t_exit is `t_empty "$ERR" DESC`.
 t_empty() {
 	local rc=0
 	if [ ! -e "$1" ]; then
