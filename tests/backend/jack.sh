@@ -22,6 +22,7 @@ t_json "period_ns follows the server: 5333333" '.config.period_ns == 5333333' "$
 t_json "the periods match the run's length (50..110 %)" \
 	'(.duration_ns / .config.period_ns) as $n | .total.periods >= 0.5 * $n and .total.periods <= 1.1 * $n + 2' "$J"
 t_json "the server is recorded as the device" ".config.device == \"$NAME\"" "$J"
+echo "# wake latency: $(jq -c '.total.wake_latency_ns | {min, p50, max, count}' "$J" 2>/dev/null)"
 t_json "wake latency is above zero" '.total.wake_latency_ns.min > 0' "$J"
 # a clock mix-up (JACK2's CLOCK_MONOTONIC_RAW taken as CLOCK_MONOTONIC) shifts every
 # wake-up by the clocks' offset; some wake-up comes within a period of its cycle start
