@@ -21,36 +21,36 @@ jack_alsa_conf altest system:playback_1 system:playback_2 -- system:capture_1 sy
 
 t_exit 0 "plug:altest, 2 x 256 frames, 2 s: exits 0" \
 	"$AUDIOLAT" run -b alsa -D plug:altest -P 256 -n 2 -d 2s --no-db -q --json "$J"
-jqt "the device gave what was asked: 48000 Hz, 2 x 256" \
+t_json "the device gave what was asked: 48000 Hz, 2 x 256" \
 	'.config.rate == 48000 and .config.period_frames == 256 and .config.periods == 2 and .config.requested_periods == 2' "$J"
-jqt "device, format and channels recorded" \
+t_json "device, format and channels recorded" \
 	'.config.device == "plug:altest" and .config.format == "S16_LE" and .config.channels == 2' "$J"
-jqt "the periods match the run's length (50..110 %)" \
+t_json "the periods match the run's length (50..110 %)" \
 	'(.duration_ns / .config.period_ns) as $n | .total.periods >= 0.5 * $n and .total.periods <= 1.1 * $n + 2' "$J"
-jqt "median interval is one period (within 20 %)" \
+t_json "median interval is one period (within 20 %)" \
 	'(.total.interval_ns.p50 - 5333333) | fabs < 1066667' "$J"
 # the boundaries come from a frame clock fitted to the earliest wake-ups: a
 # wake-up a little before the fitted line reads negative, and is counted
-jqt "wake latency is measured (the least within 100 us of the fitted grid, under a period)" \
+t_json "wake latency is measured (the least within 100 us of the fitted grid, under a period)" \
 	'.total.wake_latency_ns.min >= -100000 and .total.wake_latency_ns.min < 5333333' "$J"
-jqt "negative wake latencies are counted and their cause named" \
+t_json "negative wake latencies are counted and their cause named" \
 	'(.total.wake_latency_ns.negative | type) == "number" and (.backend.negative_cause | test("fitted"))' "$J"
-jqt "the boundaries are said to be estimated, all of them (pcm_jack stamps the call)" \
+t_json "the boundaries are said to be estimated, all of them (pcm_jack stamps the call)" \
 	'.backend.boundaries.estimated == .backend.boundaries.total and .backend.boundaries.total > 0' "$J"
-jqt "the backend says how boundaries were found" '.backend.clock | test("boundaries")' "$J"
+t_json "the backend says how boundaries were found" '.backend.clock | test("boundaries")' "$J"
 # (0 without an xrun is possible: two server cycles emptied the buffer exactly)
-jqt "min margin is never negative, never more than the buffer" \
+t_json "min margin is never negative, never more than the buffer" \
 	'.total.min_margin_ns >= 0 and .total.min_margin_ns <= .config.buffer_ns' "$J"
 
 t_exit 0 "--mmap runs" "$AUDIOLAT" run -b alsa -D plug:altest -P 256 -n 3 -d 1s --mmap --no-db -q --json "$J"
-jqt "--mmap: MMAP_INTERLEAVED, 3 periods" \
+t_json "--mmap: MMAP_INTERLEAVED, 3 periods" \
 	'.config.mmap and .config.periods == 3 and (.backend.detail | test("MMAP_INTERLEAVED"))' "$J"
 t_exit 0 "--capture runs" "$AUDIOLAT" run -b alsa -D plug:altest -P 256 -n 3 -d 1s --capture --no-db -q --json "$J"
-jqt "--capture: periods measured" '.config.capture and .total.periods > 50' "$J"
+t_json "--capture: periods measured" '.config.capture and .total.periods > 50' "$J"
 t_exit 0 "--duplex runs" "$AUDIOLAT" run -b alsa -D plug:altest -P 256 -n 3 -d 1s --duplex --no-db -q --json "$J"
-jqt "--duplex: periods measured" '.config.duplex and .total.periods > 50 and (.backend.detail | test("duplex"))' "$J"
+t_json "--duplex: periods measured" '.config.duplex and .total.periods > 50 and (.backend.detail | test("duplex"))' "$J"
 t_exit 0 "--tone 1000 runs" "$AUDIOLAT" run -b alsa -D plug:altest -P 256 -n 2 -d 1s --tone 1000 --no-db -q --json "$J"
-jqt "--tone recorded" '.config.tone_hz == 1000' "$J"
+t_json "--tone recorded" '.config.tone_hz == 1000' "$J"
 
 # the raw jack PCM only has the server's rate: 44.1 kHz cannot come close
 t_exit 2 "44100 Hz on the raw jack PCM is refused" \
@@ -61,7 +61,7 @@ t_exit 0 "--nearest takes it" \
 	"$AUDIOLAT" run -b alsa -D altest -r 44100 -P 256 -n 2 -d 1s --nearest --no-db --no-histogram --json "$T_TMP/n.json"
 t_grep "$OUT" "^device gave 48000 Hz, 2 x 256 frames \(asked 44100 Hz, 2 x 256 frames\)" \
 	"the report says what the device gave"
-jqt "--nearest: 48000 recorded, 44100 asked, FLOAT" \
+t_json "--nearest: 48000 recorded, 44100 asked, FLOAT" \
 	'.config.rate == 48000 and .config.requested_rate == 44100 and .config.format == "FLOAT_LE"' "$T_TMP/n.json"
 
 t_exit 2 "--capture with --duplex is a usage error" \

@@ -17,12 +17,5 @@ need_cmd() {
 
 # a server that does not start is a failure, not a skip: report and end
 server_failed() {
-	t_result 1 "$1 (${SRV_WHY:-unknown reason})"
-	t_done
-	exit 1
-}
-
-# jqt DESC FILTER FILE: t_true over jq -e
-jqt() {
-	t_true "$1" jq -e "$2" "$3"
+	t_bail "$1 (${SRV_WHY:-unknown reason})"
 }

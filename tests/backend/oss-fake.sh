@@ -8,10 +8,13 @@
 # 300 ms SIGSTOP with its duration held to the fake's own record of it.
 . "$(dirname "$0")/common.sh"
 need_backend oss "linux/soundcard.h"
-[ -n "${FAKE_OSS_MODULE:-}" ] && [ -f "$FAKE_OSS_MODULE" ] ||
-	t_skip_all "no fake OSS module (built without linux/soundcard.h)"
+[ -n "${FAKE_OSS_MODULE:-}" ] || t_skip_all "no fake OSS module (built without linux/soundcard.h)"
+[ -f "$FAKE_OSS_MODULE" ] || t_bail "the fake OSS module was built ($FAKE_OSS_MODULE)"
+# the module is built here: if it does not preload, that is a failure
 LD_PRELOAD=$FAKE_OSS_MODULE "$AUDIOLAT" --version >/dev/null 2>"$ERR"
-grep -q 'cannot be preloaded' "$ERR" && t_skip_all "the fake OSS module does not load: $(head -n 1 "$ERR")"
+if grep -q 'cannot be preloaded' "$ERR"; then
+	t_bail "the fake OSS module preloads into audiolat: $(head -n 1 "$ERR")"
+fi
 
 # the fake's device, in a directory nobody creates
 DSP="$T_TMP/dev/dsp"
@@ -26,12 +29,7 @@ fake() { LD_PRELOAD=$FAKE_OSS_MODULE "$@"; }
 jx() {
 	local desc=$1 expr=$2 file=$3
 	shift 3
-	if jq -e --arg dev "$DSP" --slurpfile ref "$REF" "$@" "$expr" "$file" >"$T_TMP/jx" 2>&1; then
-		t_result 0 "$desc"
-	else
-		echo "# jq '$expr' gave: $(head -c 300 "$T_TMP/jx")"
-		t_result 1 "$desc"
-	fi
+	t_json "$desc" --arg dev "$DSP" --slurpfile ref "$REF" "$@" "$expr" "$file"
 }
 
 t_exit 0 "a sim run for the JSON keys" "$AUDIOLAT" run --no-db -q -d 200ms --json "$REF"
@@ -74,23 +72,20 @@ jx "... with 3 periods of 128 frames, 64 asked" \
 # period is 21.3 ms), and may be LAG_NS shorter still (a pointer that lags
 # by a fragment reads the audio running out later)
 stop_run() {
-	local name=$1 lag=$2 log="$T_TMP/$1.log" x="$T_TMP/$1.json" pid i truth
+	local name=$1 lag=$2 log="$T_TMP/$1.log" x="$T_TMP/$1.json" truth
 	rm -f "$log"
-	# audiolat itself in the background: $! is its pid
-	FAKE_OSS_LOG=$log LD_PRELOAD=$FAKE_OSS_MODULE "$AUDIOLAT" run --no-db -b oss -D "$DSP" -P 1024 -n 3 -d 2s -v \
-		--no-histogram --json "$x" >"$OUT" 2>"$ERR" &
-	pid=$!
-	# stop it 0.4 s into its stream (the first write starts it)
-	for ((i = 0; i < 100; i++)); do
-		grep -q '^start ' "$log" 2>/dev/null && break
-		sleep 0.1
-	done
-	sleep 0.4
-	kill -STOP $pid
+	# on a terminal: stopped once its status line counts 15 periods (0.3 s
+	# of 21.3 ms periods) of the stream the fake started
+	run_tty "$OUT" "$T_TMP/$name.tty" env FAKE_OSS_LOG="$log" LD_PRELOAD="$FAKE_OSS_MODULE" \
+		"$AUDIOLAT" run --no-db -b oss -D "$DSP" -P 1024 -n 3 -d 3s -v --no-histogram --json "$x"
+	t_measuring 10 "$name: the run measures (15 periods)" "$T_TMP/$name.tty" 15
+	t_grep "$log" '^start ' "$name: the fake started its stream"
+	kill -STOP "$RUN_PID"
 	sleep 0.3
-	kill -CONT $pid
-	wait $pid
+	kill -CONT "$RUN_PID"
+	wait "$TTY_PID"
 	t_result $? "$name: the stopped run exits 0"
+	tty_text "$T_TMP/$name.tty" >"$ERR"
 	jx "$name: at least one xrun" '.total.xruns >= 1 and (.xrun_events | length) >= 1' "$x"
 	jx "$name: the longest is at least 150 ms (the stop minus the buffer)" \
 		'[.xrun_events[].duration_ns] | max >= 150000000' "$x"
@@ -134,15 +129,14 @@ jx "geterror: the one stop is one xrun of 100 ms or more" \
 
 # SIGINT while the audio thread sleeps in a blocking write: the run ends at
 # once with what it measured
-LD_PRELOAD=$FAKE_OSS_MODULE "$AUDIOLAT" run --no-db -b oss -D "$DSP" -P 1024 -d 30s -q \
-	--json "$T_TMP/int.json" >"$OUT" 2>"$ERR" &
-pid=$!
-sleep 1
-kill -INT $pid
-wait $pid
+run_tty "$OUT" "$T_TMP/int.tty" env LD_PRELOAD="$FAKE_OSS_MODULE" \
+	"$AUDIOLAT" run --no-db -b oss -D "$DSP" -P 1024 -d 30s --no-histogram --json "$T_TMP/int.json"
+t_measuring 10 "SIGINT: the run measures (15 periods)" "$T_TMP/int.tty" 15
+kill -INT "$RUN_PID"
+wait "$TTY_PID"
 t_result $? "SIGINT: exit 0"
 jx "SIGINT: the result says interrupted and keeps the periods measured" \
-	'.interrupted == true and .total.periods > 0 and .duration_ns < 10000000000' "$T_TMP/int.json"
+	'.interrupted == true and .total.periods >= 15 and .duration_ns < 30000000000' "$T_TMP/int.json"
 
 t_result $([ ! -e "$DSP" ] && [ ! -e "$(dirname "$DSP")" ] && echo 0 || echo 1) \
 	"the fake's device was never created as a file"

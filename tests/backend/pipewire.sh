@@ -17,30 +17,30 @@ start_pipewire 256 48000 || server_failed "PipeWire with a null sink starts"
 
 t_exit 0 "JACK backend on PipeWire (pw-jack), 2 s: exits 0" \
 	pw-jack "$AUDIOLAT" run -b jack -d 2s --no-db -q --json "$J"
-jqt "rate and quantum are PipeWire's: 48000, 256" \
+t_json "rate and quantum are PipeWire's: 48000, 256" \
 	'.config.rate == 48000 and .config.period_frames == 256' "$J"
-jqt "it ran on PipeWire's libjack" '.backend.detail | test("PipeWire")' "$J"
-jqt "the periods match the run's length (50..110 %)" \
+t_json "it ran on PipeWire's libjack" '.backend.detail | test("PipeWire")' "$J"
+t_json "the periods match the run's length (50..110 %)" \
 	'(.duration_ns / .config.period_ns) as $n | .total.periods >= 0.5 * $n and .total.periods <= 1.1 * $n + 2' "$J"
-jqt "wake latency is above zero, the least within a period" \
+t_json "wake latency is above zero, the least within a period" \
 	'.total.wake_latency_ns.min > 0 and .total.wake_latency_ns.min < 5333333' "$J"
-jqt "median interval is one period (within 20 %)" \
+t_json "median interval is one period (within 20 %)" \
 	'(.total.interval_ns.p50 - 5333333) | fabs < 1066667' "$J"
-jqt "DSP load recorded" '.backend.dsp_load_mean_pct >= 0' "$J"
+t_json "DSP load recorded" '.backend.dsp_load_mean_pct >= 0' "$J"
 
 jack_alsa_conf alpw "Null Sink:playback_FL" "Null Sink:playback_FR" -- \
 	"Null Sink:monitor_FL" "Null Sink:monitor_FR"
 t_exit 0 "ALSA backend through pcm_jack into the null sink, 3 x 256: exits 0" \
 	pw-jack "$AUDIOLAT" run -b alsa -D plug:alpw -P 256 -n 3 -d 2s --no-db -q --json "$J"
-jqt "the device gave 48000 Hz, 3 x 256" \
+t_json "the device gave 48000 Hz, 3 x 256" \
 	'.config.rate == 48000 and .config.period_frames == 256 and .config.periods == 3' "$J"
-jqt "the periods match the run's length (50..110 %)" \
+t_json "the periods match the run's length (50..110 %)" \
 	'(.duration_ns / .config.period_ns) as $n | .total.periods >= 0.5 * $n and .total.periods <= 1.1 * $n + 2' "$J"
-jqt "median interval is one period (within 20 %)" \
+t_json "median interval is one period (within 20 %)" \
 	'(.total.interval_ns.p50 - 5333333) | fabs < 1066667' "$J"
 t_exit 0 "... --capture from the sink's monitor" \
 	pw-jack "$AUDIOLAT" run -b alsa -D plug:alpw -P 256 -n 3 -d 1s --capture --no-db -q --json "$J"
-jqt "--capture: periods measured" '.total.periods > 50' "$J"
+t_json "--capture: periods measured" '.total.periods > 50' "$J"
 
 t_exit 0 "audiolat devices sees PipeWire's JACK ports" pw-jack "$AUDIOLAT" devices -b jack
 t_grep "$OUT" "Null Sink:playback_FL" "... the null sink's playback port"

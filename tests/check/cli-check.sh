@@ -134,35 +134,27 @@ t_result $? "every skip gives a reason"
 # --json
 if command -v jq >/dev/null; then
 	t_exit 3 "--json - on the failing root exits 3" "$A" check --json - --root "$BAD"
-	jq -e . "$OUT" >/dev/null
-	t_result $? "--json - writes only JSON to stdout"
-	jq -e --arg root "$BAD" '.schema == "audiolat.check/1" and (.tool_version | type) == "string"
-		and .root == $root' "$OUT" >/dev/null
-	t_result $? "envelope: schema, tool_version, root"
-	jq -e '.ok == 21 and .warn == 0 and .fail == 1 and .skip == 1
-		and (.checks | length) == (.ok + .warn + .fail + .skip)' "$OUT" >/dev/null
-	t_result $? "counts match the checks"
-	jq -e 'all(.checks[]; (.id | type) == "string" and (.message | length) > 0
+	t_json "--json - writes only JSON to stdout" . "$OUT"
+	t_json "envelope: schema, tool_version, root" --arg root "$BAD" '.schema == "audiolat.check/1" and (.tool_version | type) == "string"
+		and .root == $root' "$OUT"
+	t_json "counts match the checks" '.ok == 21 and .warn == 0 and .fail == 1 and .skip == 1
+		and (.checks | length) == (.ok + .warn + .fail + .skip)' "$OUT"
+	t_json "every check has id, status, message, fix" 'all(.checks[]; (.id | type) == "string" and (.message | length) > 0
 		and (.fix | type) == "string"
-		and (.status | IN("ok", "warn", "fail", "skip")))' "$OUT" >/dev/null
-	t_result $? "every check has id, status, message, fix"
-	jq -e 'all(.checks[]; (.status == "ok" or .status == "skip") == (.fix == ""))' \
-		"$OUT" >/dev/null
-	t_result $? "fix is set exactly for warn and fail"
-	jq -e '[.checks[] | select(.id == "rt_throttling")][0]
+		and (.status | IN("ok", "warn", "fail", "skip")))' "$OUT"
+	t_json "fix is set exactly for warn and fail" 'all(.checks[]; (.status == "ok" or .status == "skip") == (.fix == ""))' \
+		"$OUT"
+	t_json "rt_throttling entry" '[.checks[] | select(.id == "rt_throttling")][0]
 		| .status == "fail" and .fix == "sysctl -w kernel.sched_rt_runtime_us=950000"' \
-		"$OUT" >/dev/null
-	t_result $? "rt_throttling entry"
-	jq -e '[.checks[].id] == ["rtprio","memlock","audio_group","sched_fifo","preempt",
+		"$OUT"
+	t_json "ids are stable and in order" '[.checks[].id] == ["rtprio","memlock","audio_group","sched_fifo","preempt",
 		"hrtimers","nohz","threadirqs","governor","smt","cstates","dma_latency",
 		"rt_throttling","swappiness","irqbalance","irq_threads","shared_irqs",
 		"usb_autosuspend","timer_migration","noatime","mitigations","clocksource",
-		"audio_servers"]' "$OUT" >/dev/null
-	t_result $? "ids are stable and in order"
+		"audio_servers"]' "$OUT"
 	t_exit 0 "--json FILE on the good root exits 0" "$A" check --json "$T_TMP/c.json" --root "$GOOD"
 	t_grep "$OUT" '^summary: ok=22 ' "--json FILE keeps the text on stdout"
-	jq -e '.fail == 0 and .ok == 22' "$T_TMP/c.json" >/dev/null
-	t_result $? "--json FILE writes the document"
+	t_json "--json FILE writes the document" '.fail == 0 and .ok == 22' "$T_TMP/c.json"
 else
 	t_skip "--json checks" "jq not installed"
 fi

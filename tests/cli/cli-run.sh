@@ -48,16 +48,16 @@ bad "--mmap" -b oss --mmap
 
 # --fragments NxBYTES is latencytest's form: N periods of BYTES / 4 frames
 t_exit 0 "--fragments 3x256 runs" "$A" run --no-db -q -d 200ms --fragments 3x256 --json -
-t_true "--fragments 3x256 is 3 periods of 64 frames" \
-	jq -e '.config.periods == 3 and .config.period_frames == 64' "$OUT"
+t_json "--fragments 3x256 is 3 periods of 64 frames" \
+	'.config.periods == 3 and .config.period_frames == 64' "$OUT"
 t_exit 0 "--fragments after -P and -n wins" "$A" run --no-db -q -d 200ms -P 32 -n 5 --fragments 4x1024 --json -
-t_true "--fragments 4x1024 is 4 periods of 256 frames" \
-	jq -e '.config.periods == 4 and .config.period_frames == 256' "$OUT"
+t_json "--fragments 4x1024 is 4 periods of 256 frames" \
+	'.config.periods == 4 and .config.period_frames == 256' "$OUT"
 
 # the OSS backend where there is no OSS device: exit 4 and one line that says why
 if [ -e /dev/dsp ]; then
-	t_skip "-b oss without /dev/dsp: this machine has one"
-	t_skip "-b oss without /dev/dsp names the device"
+	t_skip "-b oss without /dev/dsp" "this machine has a /dev/dsp"
+	t_skip "-b oss without /dev/dsp names the device" "this machine has a /dev/dsp"
 else
 	t_exit 4 "-b oss without /dev/dsp exits 4" "$A" run --no-db -q -b oss -d 1s
 	t_grep "$ERR" '^audiolat run: oss: /dev/dsp: No such file or directory \(no OSS device: load snd-pcm-oss' \
@@ -68,52 +68,52 @@ t_grep "$ERR" '^audiolat run: oss: /dev/null: not an OSS audio device' "-b oss -
 t_exit 4 "-b oss on a regular file exits 4" "$A" run --no-db -q -b oss -D "$0" -d 1s
 t_grep "$ERR" 'not a character device' "-b oss on a file says it is not a device (and never writes it)"
 t_exit 0 "devices -b oss exits 0" "$A" devices -b oss --json -
-t_true "devices -b oss: the backend is there, its devices listed" \
-	jq -e '.backends[0].backend == "oss" and .backends[0].available and (.backends[0].devices | type == "array")' "$OUT"
+t_json "devices -b oss: the backend is there, its devices listed" \
+	'.backends[0].backend == "oss" and .backends[0].available and (.backends[0].devices | type == "array")' "$OUT"
 
 # a short real run, JSON to a file
 J="$T_TMP/run.json"
 t_exit 0 "a 1 s run exits 0" "$A" run -d 1s -q --json "$J"
 t_grep "$OUT" '^summary: backend=sim .* result=PASS$' "the summary line closes the run"
-t_true "the JSON parses" jq -e . "$J"
-t_true "schema is audiolat.run/2" jq -e '.schema == "audiolat.run/2"' "$J"
+t_json "the JSON parses" . "$J"
+t_json "schema is audiolat.run/2" '.schema == "audiolat.run/2"' "$J"
 for f in tool_version config system realtime started_at duration_ns interrupted total phases xrun_events; do
-	t_true "JSON has $f" jq -e "has(\"$f\")" "$J"
+	t_json "JSON has $f" "has(\"$f\")" "$J"
 done
 for f in backend rate period_frames periods cpu_load_pct priority; do
-	t_true "config has $f" jq -e ".config | has(\"$f\")" "$J"
+	t_json "config has $f" ".config | has(\"$f\")" "$J"
 done
 for f in kernel_release kernel_version preempt cpu_model cpus clocksource; do
-	t_true "system has $f" jq -e ".system | has(\"$f\")" "$J"
+	t_json "system has $f" ".system | has(\"$f\")" "$J"
 done
-t_true "system.checks has the tally" jq -e '.system.checks | (.ok + .warn + .fail + .skip) == (.checks | length) and (.checks | length) > 10' "$J"
-t_true "every check has id, status, message, fix" \
-	jq -e '[.system.checks.checks[] | has("id") and has("status") and has("message") and has("fix")] | all' "$J"
+t_json "system.checks has the tally" '.system.checks | (.ok + .warn + .fail + .skip) == (.checks | length) and (.checks | length) > 10' "$J"
+t_json "every check has id, status, message, fix" \
+	'[.system.checks.checks[] | has("id") and has("status") and has("message") and has("fix")] | all' "$J"
 for f in periods xruns lost_periods wake_latency_ns interval_ns work_ns max_interval_pct_of_buffer within_1ms_pct within_2ms_pct min_margin_ns histogram; do
-	t_true "total has $f" jq -e ".total | has(\"$f\")" "$J"
-	t_true "phases[0] has $f" jq -e ".phases[0] | has(\"$f\")" "$J"
+	t_json "total has $f" ".total | has(\"$f\")" "$J"
+	t_json "phases[0] has $f" ".phases[0] | has(\"$f\")" "$J"
 done
 for f in min mean p50 p90 p99 p999 p9999 max; do
-	t_true "wake_latency_ns has $f" jq -e ".total.wake_latency_ns | has(\"$f\")" "$J"
+	t_json "wake_latency_ns has $f" ".total.wake_latency_ns | has(\"$f\")" "$J"
 done
 # about 750 periods of 1.333 ms in one second (a loaded VM may lose a few)
-t_true "periods are counted" jq -e '.total.periods > 600 and .total.periods <= 751' "$J"
-t_true "interval p50 is about one period" \
-	jq -e '.total.interval_ns.p50 > 1200000 and .total.interval_ns.p50 < 1470000' "$J"
-t_true "min <= p50 <= p99 <= max" \
-	jq -e '.total.wake_latency_ns | .min <= .p50 and .p50 <= .p99 and .p99 <= .max' "$J"
-t_true "not interrupted" jq -e '.interrupted == false' "$J"
+t_json "periods are counted" '.total.periods > 600 and .total.periods <= 751' "$J"
+t_json "interval p50 is about one period" \
+	'.total.interval_ns.p50 > 1200000 and .total.interval_ns.p50 < 1470000' "$J"
+t_json "min <= p50 <= p99 <= max" \
+	'.total.wake_latency_ns | .min <= .p50 and .p50 <= .p99 and .p99 <= .max' "$J"
+t_json "not interrupted" '.interrupted == false' "$J"
 
-t_true "timeseries: 100 ms windows covering the run" \
-	jq -e '.timeseries.window_ns == 100000000 and (.timeseries.rows | length) >= 10 and (.timeseries.rows | length) <= 12' "$J"
-t_true "timeseries: the windows hold every period" \
-	jq -e '([.timeseries.rows[][1]] | add) == .total.periods' "$J"
-t_true "timeseries: window maxima reach the run max" \
-	jq -e '([.timeseries.rows[][4] // 0] | max) == .total.wake_latency_ns.max' "$J"
+t_json "timeseries: 100 ms windows covering the run" \
+	'.timeseries.window_ns == 100000000 and (.timeseries.rows | length) >= 10 and (.timeseries.rows | length) <= 12' "$J"
+t_json "timeseries: the windows hold every period" \
+	'([.timeseries.rows[][1]] | add) == .total.periods' "$J"
+t_json "timeseries: window maxima reach the run max" \
+	'([.timeseries.rows[][4] // 0] | max) == .total.wake_latency_ns.max' "$J"
 
 # JSON on stdout is the only thing on stdout
 t_exit 0 "--json - exits 0" "$A" run -d 300ms --json -
-t_true "stdout is one JSON document" jq -e '.schema == "audiolat.run/2"' "$OUT"
+t_json "stdout is one JSON document" '.schema == "audiolat.run/2"' "$OUT"
 
 # the text report
 t_exit 0 "a text run exits 0" "$A" run -d 500ms -P 128 -n 2 -r 44100 -L 50
@@ -130,11 +130,11 @@ if command -v script >/dev/null; then
 	t_grep "$T_TMP/tty.txt" '\[ *[0-9.]+/1\.0 s\] periods=[0-9]+ max wake latency=.* xruns=[0-9]+' \
 		"a status line on a terminal"
 	script -qec "'$A' run -d 1s -q" /dev/null >"$T_TMP/tty-q.txt" 2>&1
-	t_true "no status line with -q" bash -c "! grep -q 'max wake latency=' '$T_TMP/tty-q.txt'"
+	t_nogrep "$T_TMP/tty-q.txt" 'max wake latency=' "no status line with -q"
 else
 	t_skip "a status line on a terminal" "no script(1)"
 fi
-t_true "no status line when not a terminal" bash -c "! grep -q 'max wake latency=' '$T_TMP/text-run.err'"
+t_nogrep "$T_TMP/text-run.err" 'max wake latency=' "no status line when not a terminal"
 
 # thresholds: exit 3
 t_exit 3 "--max-latency 1ns is exceeded: exit 3" "$A" run -d 200ms -q --max-latency 1ns
@@ -146,22 +146,85 @@ t_exit 1 "--json into a missing directory exits 1" "$A" run -d 200ms -q --json /
 t_grep "$ERR" '/nonexistent/dir/r.json' "the path is named"
 t_grep "$OUT" '^summary:' "measured data is still printed"
 
-# SIGINT ends the run cleanly: results kept, interrupted
+# --dma-latency US: /dev/cpu_dma_latency holds US while the run measures
+# (reading the file gives the PM QoS value in force: the smallest request),
+# and what it was before once the run has ended
+dma_now() {
+	od -An -t d4 /dev/cpu_dma_latency | tr -d ' '
+}
+dma_is() {
+	[ "$(dma_now)" = "$1" ]
+}
+if [ -r /dev/cpu_dma_latency ] && [ -w /dev/cpu_dma_latency ]; then
+	base=$(dma_now)
+	us=$((base > 7 ? 7 : base - 1))
+	if [ "$us" -lt 0 ]; then
+		t_skip "--dma-latency holds its request during the run" \
+			"another program holds a request of 0 us: no smaller one would show"
+	else
+		run_tty "$OUT" "$T_TMP/dma.log" "$A" run -d 30s --no-db --no-histogram --dma-latency "$us" \
+			--json "$T_TMP/dma.json"
+		t_measuring 10 "--dma-latency $us: the run measures" "$T_TMP/dma.log" 100
+		during=$(dma_now)
+		t_result $([ "$during" = "$us" ] && echo 0 || echo 1) \
+			"--dma-latency $us: /dev/cpu_dma_latency is $us us while the run measures (got $during, $base before)"
+		kill -INT "$RUN_PID"
+		wait "$TTY_PID"
+		t_result $? "--dma-latency $us: the run exits 0"
+		t_wait 5 "--dma-latency: released after the run (back to $base us)" dma_is "$base"
+		t_json "--dma-latency: the result records it" --argjson us "$us" '.dma_latency_us == $us' "$T_TMP/dma.json"
+	fi
+else
+	t_skip "--dma-latency holds its request during the run" "/dev/cpu_dma_latency is not there or not ours (root)"
+fi
+t_exit 0 "without --dma-latency the result says none" "$A" run -d 100ms -q --no-db --json -
+t_json "... dma_latency_us is null" '.dma_latency_us == null' "$OUT"
+
+# -a CPU pins the audio thread (the SCHED_FIFO one) to CPU, and only it
+# audio_thread PID: the tid of PID's SCHED_FIFO thread
+audio_thread() {
+	ps -L -o tid=,cls= -p "$1" | awk '$2 == "FF" { print $1; exit }'
+}
+# allowed PID [TID]: the CPUs the task may run on (Cpus_allowed_list)
+allowed() {
+	awk '$1 == "Cpus_allowed_list:" { print $2 }' "/proc/$1/task/${2:-$1}/status"
+}
+last=$(($(nproc) - 1))
+run_tty "$OUT" "$T_TMP/pin.log" "$A" run -d 30s --no-db --no-histogram -a "$last"
+t_measuring 10 "-a $last: the run measures" "$T_TMP/pin.log" 100
+tid=$(audio_thread "$RUN_PID")
+t_result $([ -n "$tid" ] && echo 0 || echo 1) "-a $last: the audio thread runs at SCHED_FIFO (tid '$tid')"
+t_result $([ -n "$tid" ] && [ "$(allowed "$RUN_PID" "$tid")" = "$last" ] && echo 0 || echo 1) \
+	"-a $last: the audio thread may run on CPU $last only (got '$(allowed "$RUN_PID" "$tid")')"
+t_result $([ "$(allowed "$RUN_PID")" = "$(allowed $$)" ] && echo 0 || echo 1) \
+	"-a $last: the main thread is not pinned (got '$(allowed "$RUN_PID")', the shell's '$(allowed $$)')"
+kill -INT "$RUN_PID"
+wait "$TTY_PID"
+t_result $? "-a $last: the run exits 0"
+if [ "$last" -gt 0 ]; then
+	run_tty "$OUT" "$T_TMP/nopin.log" "$A" run -d 30s --no-db --no-histogram
+	t_measuring 10 "without -a: the run measures" "$T_TMP/nopin.log" 100
+	tid=$(audio_thread "$RUN_PID")
+	t_result $([ -n "$tid" ] && [ "$(allowed "$RUN_PID" "$tid")" = "$(allowed $$)" ] && echo 0 || echo 1) \
+		"without -a: the audio thread may run on every CPU ours may (got '$(allowed "$RUN_PID" "$tid")')"
+	kill -INT "$RUN_PID"
+	wait "$TTY_PID"
+fi
+
+# SIGINT ends the run cleanly: results kept, interrupted. On a terminal,
+# so that the live status line says when it measures: then the signal
 J2="$T_TMP/int.json"
-"$A" run -d 30s -q --json "$J2" >"$OUT" 2>"$ERR" &
-pid=$!
-sleep 1
-kill -INT $pid
-wait $pid
-t_result $? "SIGINT: exit 0"
-t_true "SIGINT: interrupted is true" jq -e '.interrupted == true' "$J2"
-t_true "SIGINT: duration is the time run, not 30 s" jq -e '.duration_ns < 10000000000 and .total.periods > 100' "$J2"
-"$A" run -d 30s -q --json "$J2" >"$OUT" 2>"$ERR" &
-pid=$!
-sleep 1
-kill -TERM $pid
-wait $pid
-t_result $? "SIGTERM: exit 0"
-t_true "SIGTERM: interrupted is true" jq -e '.interrupted == true' "$J2"
+for sig in INT TERM; do
+	rm -f "$J2"
+	run_tty "$OUT" "$T_TMP/tty-$sig.log" "$A" run -d 30s --no-db --no-histogram --json "$J2"
+	t_measuring 10 "SIG$sig: the run measures (its status line counts 100 periods)" "$T_TMP/tty-$sig.log" 100
+	kill -$sig "$RUN_PID"
+	wait "$TTY_PID"
+	t_result $? "SIG$sig: exit 0"
+	t_json "SIG$sig: interrupted is true" '.interrupted == true' "$J2"
+	t_json "SIG$sig: the periods measured are kept, the duration is the time run, not 30 s" \
+		'.total.periods >= 100 and .duration_ns < 30000000000' "$J2"
+	t_grep "$OUT" '^summary: .*result=PASS$' "SIG$sig: the summary is printed"
+done
 
 t_done

@@ -9,9 +9,9 @@ if [ "$(id -u)" -ne 0 ]; then
 	t_skip "SCHED_FIFO as root" "not root"
 else
 	t_exit 0 "a run as root" "$AUDIOLAT" run -d 300ms -q -p 70 -a 0 --json "$J"
-	t_true "realtime is true" jq -e '.realtime == true and .priority == 70' "$J"
-	t_true "memory is locked" jq -e '.memory_locked == true' "$J"
-	t_true "affinity is recorded" jq -e '.config.affinity == 0' "$J"
+	t_json "realtime is true" '.realtime == true and .priority == 70' "$J"
+	t_json "memory is locked" '.memory_locked == true' "$J"
+	t_json "affinity is recorded" '.config.affinity == 0' "$J"
 fi
 
 if command -v setpriv >/dev/null && [ "$(id -u)" -eq 0 ] &&
@@ -22,14 +22,14 @@ if command -v setpriv >/dev/null && [ "$(id -u)" -eq 0 ] &&
 	t_exit 0 "a run without rtprio still measures" setpriv --reuid=65534 --regid=65534 \
 		--clear-groups bash -c "ulimit -r 0; exec '$AUDIOLAT' run -d 300ms --json '$W/n.json' --db '$W/results.db'"
 	t_grep "$OUT" 'SCHED_FIFO priority 80 not permitted' "one warning says SCHED_FIFO was refused"
-	t_true "realtime is false" jq -e '.realtime == false and .priority == 0' "$W/n.json"
-	t_true "the run measured periods" jq -e '.total.periods > 0' "$W/n.json"
+	t_json "realtime is false" '.realtime == false and .priority == 0' "$W/n.json"
+	t_json "the run measured periods" '.total.periods > 0' "$W/n.json"
 	rm -rf "$W"
 else
 	t_skip "a run without rtprio" "needs root, setpriv and a binary user nobody can run"
 fi
 
 t_exit 0 "-p 0 runs at SCHED_OTHER" "$AUDIOLAT" run -d 300ms -q -p 0 --json "$J"
-t_true "-p 0: realtime is false" jq -e '.realtime == false' "$J"
+t_json "-p 0: realtime is false" '.realtime == false' "$J"
 
 t_done

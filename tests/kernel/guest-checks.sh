@@ -17,7 +17,8 @@ skip() { echo "SKIP: $*"; exit 77; }
 finish() { exit "$F"; }
 
 # jcheck FILE [JQ OPTIONS] <<EOF, one assertion a line: "DESCRIPTION @@ JQ EXPR";
-# an assertion passes when EXPR is true, else its value is shown. A line
+# FILE must hold exactly one JSON document; an assertion passes when EXPR
+# is true of it, else its value is shown. A line
 # "info @@ EXPR" prints EXPR's value as INFO. One jq run per document (jq's
 # start-up costs about 0.3 s under TCG).
 jcheck() {
@@ -36,7 +37,12 @@ jcheck() {
 				printf "((try (%s) catch \"error: \\(.)\") as $r | if $r == true then empty else \"FAIL: \" + %s + \" (jq: \" + %s + \" gave \" + ($r | tojson | .[0:300]) + \")\" end),\n", e, lit(d), lit(e)
 		}
 		END { print "empty" }')
-	if ! jq -r "$@" "$_prog" "$_f" >"$W/jcheck" 2>&1; then
+	# exactly one document: jq exits 0 on an empty file, with nothing checked
+	_prog="[inputs] as \$_d | if (\$_d | length) != 1
+		then \"FAIL: $_f holds \\(\$_d | length) JSON documents, not one\"
+		else \$_d[0] | ($_prog
+		) end"
+	if ! jq -n -r "$@" "$_prog" "$_f" >"$W/jcheck" 2>&1; then
 		fail "cannot check $_f as JSON: $(head -c 300 "$W/jcheck")"
 		return
 	fi
@@ -124,6 +130,26 @@ wait_rawmidi_input() {
 	return 1
 }
 
+# wait until a substream of card CARD's PCMs of direction DIR (p or c) is
+# RUNNING with its hardware pointer at FRAMES or more (someone plays or
+# records there, and has for a while): the condition, not a fixed sleep
+wait_pcm_running() { # CARD DIR FRAMES
+	_i=0
+	while [ $_i -lt 100 ]; do
+		for _st in /proc/asound/card"$1"/pcm*"$2"/sub*/status; do
+			awk -v f="$3" '/^state:/ { s = $2 } /^hw_ptr/ { h = $3 }
+				END { exit !(s == "RUNNING" && h + 0 >= f + 0) }' "$_st" 2>/dev/null && return 0
+		done
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	fail "no substream of card $1 ($2) RUNNING past $3 frames within 10 s"
+	for _st in /proc/asound/card"$1"/pcm*"$2"/sub*/status; do
+		grep -q closed "$_st" 2>/dev/null || sed "s|^|  $_st: |" "$_st" 2>/dev/null | head -n 12
+	done
+	return 1
+}
+
 # the preemption mode in force, as the kernel says it: "none (voluntary) full"
 kernel_preempt() {
 	sed -n 's/.*(\([a-z_]*\)).*/\1/p' /sys/kernel/debug/sched/preempt 2>/dev/null
@@ -161,10 +187,16 @@ check_aloop_crosscheck() {
 	played=2048 # 16 << 11 bytes: 32768 bytes, 8192 frames, 2048 patterns
 	arecord -q -D hw:Loopback,1,0 -t raw -f S16_LE -c 2 -r 48000 -d 10 "$W/c" 2>"$W/err" &
 	rpid=$!
-	sleep 0.3
+	wait_pcm_running "$(card_index Loopback)" c 0
+	before=$(wc -c <"$W/c")
 	aplay -q -D hw:Loopback,0,0 -t raw -f S16_LE -c 2 -r 48000 "$W/p" 2>>"$W/err"
 	expect_rc $? "aplay" 0
-	sleep 0.2
+	# what was played has been recorded: as many bytes more as aplay played
+	_i=0
+	while [ "$(wc -c <"$W/c")" -lt $((before + 32768)) ] && [ $_i -lt 50 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
 	kill -INT $rpid
 	wait $rpid
 	expect_rc $? "arecord" 0 1 130
@@ -180,10 +212,15 @@ check_virmidi_crosscheck() {
 	port=$(seq_port "VirMIDI $v-0")
 	aseqdump -p "$port" >"$W/dump" 2>&1 &
 	dpid=$!
-	sleep 0.5
+	wait_seq_reader "VirMIDI $v-0"
 	amidi -p "hw:$v,0" -S '90 3C 40 80 3C 00 B0 07 64' 2>"$W/err"
 	expect_rc $? "amidi" 0
-	sleep 0.5
+	# the last of the three messages has come through
+	_i=0
+	until grep -q 'Control change.*controller 7, value 100' "$W/dump" || [ $_i -ge 50 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
 	kill -INT $dpid
 	wait $dpid
 	grep -q 'Note on.*note 60, velocity 64' "$W/dump" || fail "aseqdump saw no note-on"
@@ -332,21 +369,14 @@ stop_xrun() {
 	_min=1
 	[ "${ZERO_OK:-0}" = 1 ] && _min=0
 	ref_sim
+	case $_dev in
+	hw:*) _card=$(card_index "${_dev#hw:}") ;;
+	/dev/dsp*) _card=${_dev#/dev/dsp} && _card=${_card:-0} ;;
+	esac
 	al_run_bg -b "$_be" -D "$_dev" "$@" -d 3s -v --no-histogram --json "$W/x.json" >"$W/out" 2>"$W/err" &
 	pid=$!
-	# measuring: the audio thread (SCHED_FIFO) waited 20 periods
-	_i=0
-	while [ $_i -lt 200 ]; do
-		_n=0
-		for _t in /proc/$pid/task/*; do
-			[ "$(awk '{ print $41 }' "$_t/stat" 2>/dev/null)" = 1 ] || continue
-			_n=$(awk '/^voluntary_ctxt_switches/ { print $2 }' "$_t/status")
-		done
-		[ "${_n:-0}" -ge 20 ] && break
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	[ $_i -lt 200 ] || fail "the run did not measure in 20 s"
+	# measuring: its stream runs, 0.1 s (4800 frames) of it played
+	wait_pcm_running "$_card" p 4800
 	sleep "0.$((2 + RANDOM % 6))" # the random point: the fault's timing, not a wait
 	if [ "${HOG:-0}" = 1 ]; then
 		_what="hog"
@@ -390,7 +420,8 @@ check_alsa_loopback() {
 	ref_sim
 	al_run_bg -b alsa -D hw:Loopback,1,0 --capture -d 3s -q --json "$W/c.json" >"$W/cout" 2>"$W/cerr" &
 	cpid=$!
-	sleep 0.8
+	# (aloop's capture pointer stands still until something plays into it)
+	wait_pcm_running "$(card_index Loopback)" c 0
 	al_run -b alsa -D hw:Loopback,0,0 -d 1s -q --json "$W/p.json" >"$W/out" 2>"$W/err"
 	expect_rc $? "playback on hw:Loopback,0,0" 0
 	wait $cpid
@@ -405,6 +436,39 @@ EOF
 $RUN_CHECKS
 info @@ "capture: \(.total.periods) periods"
 EOF
+	finish
+}
+
+# a PCM another program holds: exit 4 and one line saying it is in use.
+# aplay holds hw:Dummy,0,0; the subdevice is named (hw:Dummy alone would
+# take another of the card's 8 free ones), and audiolat asks for the same
+check_alsa_busy() {
+	need_backend alsa
+	d=$(card_index Dummy)
+	st=/proc/asound/card$d/pcm0p/sub0/status
+	aplay -q -D hw:Dummy,0,0 -t raw -f S16_LE -c 2 -r 48000 /dev/zero 2>"$W/aplay.err" &
+	apid=$!
+	_i=0
+	until grep -q '^state: RUNNING' "$st" 2>/dev/null; do
+		_i=$((_i + 1))
+		if [ $_i -gt 100 ] || ! kill -0 $apid 2>/dev/null; then
+			fail "aplay does not play on hw:Dummy,0,0 ($st: $(head -n 1 "$st" 2>/dev/null))"
+			sed 's/^/  aplay: /' "$W/aplay.err"
+			kill $apid 2>/dev/null
+			finish
+		fi
+		sleep 0.1
+	done
+	al_run -b alsa -D hw:Dummy,0,0 -d 1s -q >"$W/out" 2>"$W/err"
+	expect_rc $? "audiolat run on hw:Dummy,0,0 while aplay plays on it" 4
+	grep -q '^audiolat run: .*in use by another program' "$W/err" ||
+		{ fail "no line says the device is in use:"; sed 's/^/  stderr: /' "$W/err"; }
+	[ "$(wc -l <"$W/err")" -eq 1 ] || fail "$(wc -l <"$W/err") lines on stderr, not one"
+	kill -INT $apid
+	wait $apid
+	# free again: the same device plays
+	al_run -b alsa -D hw:Dummy,0,0 -d 300ms -q --json "$W/free.json" >"$W/out" 2>"$W/err"
+	expect_rc $? "audiolat run on hw:Dummy,0,0 once aplay let it go" 0
 	finish
 }
 
@@ -776,6 +840,7 @@ alsa_capture 20 audiolat run -b alsa -D hw:Dummy --capture: periods measured, th
 alsa_xrun 30 truth: audiolat run -b alsa -D hw:Dummy stopped for 150..400 ms: one xrun of the stall, per-period figures of it
 alsa_hog 30 truth: audiolat run -b alsa -D hw:Dummy under a SCHED_FIFO hog of 80..150 ms: one xrun of it
 alsa_loopback 20 audiolat run -b alsa: playback on hw:Loopback,0,0 while capture runs on hw:Loopback,1,0
+alsa_busy 20 audiolat run -b alsa -D hw:Dummy,0,0 while aplay plays on it: exit 4, one line saying it is in use
 roundtrip 30 audiolat roundtrip -b alsa hw:Loopback,0,0 -> hw:Loopback,1,0: the delay is the buffer, the same in two runs
 midi_rawmidi 20 audiolat midi record --api rawmidi on VirMIDI (framing stamps) fed by midi send through the sequencer at 10 Hz
 midi_seq 20 audiolat midi record --api seq on a VirMIDI sequencer port fed by midi send --api rawmidi

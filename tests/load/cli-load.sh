@@ -130,6 +130,16 @@ t_grep "$OUT" 'result=error' "the summary says error"
 
 # --- rt-migrate: SCHED_FIFO threads (root, CAP_SYS_NICE or an rtprio limit) ---
 
+# task_runtime PID: the CPU time of all threads of PID so far (ns, schedstat)
+task_runtime() {
+	cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ t += $1 } END { printf "%.0f\n", t }'
+}
+
+# ran_more PID NS: PID's threads have run NS ns of CPU time in all
+ran_more() {
+	[ "$(task_runtime "$1")" -ge "$2" ]
+}
+
 # The threads of the groups given, as "CLASS:PRIO" sorted by priority.
 rt_threads_in() {
 	ps -eLo pgid=,cls=,rtprio=,comm= |
@@ -139,16 +149,25 @@ rt_threads_in() {
 
 n=$(($(nproc) + 1))
 want_threads=$(for p in $(seq 2 $((n + 1))); do printf 'FF:%s ' "$p"; done | sed 's/ $//')
+# rt_up PID WANT: audiolat PID's rt-migrate threads run, as WANT says (sets
+# THREADS); or audiolat has ended (without permission it exits 4 at once)
+rt_up() {
+	if find_loads "$1"; then
+		THREADS=$(rt_threads_in "$LOADS")
+		[ "$THREADS" = "$2" ] && return 0
+	fi
+	procs_none pid "$1"
+}
+THREADS=
 "$A" load rt-migrate -d 2s >"$OUT" 2>"$ERR" &
 P=$!
-G=$(load_groups $P)
-sleep 0.5
-threads=$(rt_threads_in "$G")
+wait_until 10 "rt-migrate's $n threads to run" rt_up $P "$want_threads"
+G=$LOADS
 wait $P
 rc=$?
 if [ $rc -eq 4 ]; then
 	for t in "rt-migrate -d 2s" "its load line" "its figures" "its threads" "its cleanup" \
-		"rt-migrate SIGINT" "hackbench+rt-migrate"; do
+		"rt-migrate SIGINT" "a stopped rt-migrate misses periods" "hackbench+rt-migrate"; do
 		t_skip "$t" "$(head -n 1 "$ERR")"
 	done
 else
@@ -158,23 +177,41 @@ else
 	# periods/s is > 0; the rest are what the kernel did (migrations may be 0)
 	t_grep "$OUT" '^summary: load=rt-migrate time_s=2\.[0-9]+ periods_per_s=[1-9][0-9.]* migrations=[0-9]+ missed_periods=[0-9]+ prio_inversions=[0-9]+ top_wake_max_ns=[0-9]+ interrupted=no result=ok$' \
 		"rt-migrate reports periods/s, migrations, missed periods, inversions, the top wake-up"
-	t_result $([ "$threads" = "$want_threads" ] && echo 0 || echo 1) \
-		"$n SCHED_FIFO threads at priorities 2..$((n + 1)) (got '$threads')"
-	t_true "no al-rt-migrate process left after the end" gone_within_1s $G
+	t_result $([ "$THREADS" = "$want_threads" ] && echo 0 || echo 1) \
+		"$n SCHED_FIFO threads at priorities 2..$((n + 1)) (got '$THREADS')"
+	t_gone "no al-rt-migrate process left after the end" 5 pgid $G
 
+	want10=$(for p in $(seq 10 $((n + 9))); do printf 'FF:%s ' "$p"; done | sed 's/ $//')
 	"$A" load rt-migrate --rt-period 5ms --rt-run 1ms --rt-prio 10 --load-policy batch -d 30s >"$OUT" 2>"$ERR" &
 	P=$!
-	G=$(load_groups $P)
-	sleep 0.5
-	threads=$(rt_threads_in "$G")
+	wait_until 10 "rt-migrate's threads from priority 10 to run" rt_up $P "$want10"
+	G=$LOADS
+	t_result $([ "$THREADS" = "$want10" ] && echo 0 || echo 1) \
+		"rt-migrate: threads FIFO from 10 whatever --load-policy (got '$THREADS')"
+	# a fault of known size: the worker that runs the threads stopped for
+	# 300 ms of 5 ms periods. Each thread wakes >= 300 ms late and counts
+	# the periods it missed: >= (300 - 5 - 1) / 5 = 58 each, asserted 50
+	W=$(ps -o pid= --ppid "$G" | tr -d ' ' | head -n 1)
+	kill -STOP "$W"
+	ran=$(task_runtime "$W")
+	sleep 0.3
+	kill -CONT "$W"
+	# the threads count what they missed when they wake: wait until they
+	# have run 5 ms more (a few periods) after SIGCONT, then end the load
+	wait_until 5 "rt-migrate's threads to run after SIGCONT" ran_more "$W" $((ran + 5000000))
 	kill -INT $P
 	wait $P
 	rc=$?
-	t_result $([ $rc -eq 0 ] && [ "${threads%% *}" = "FF:10" ] && echo 0 || echo 1) \
-		"rt-migrate SIGINT: exit 0 (got $rc), threads FIFO from 10 whatever --load-policy ('$threads')"
+	t_result $([ $rc -eq 0 ] && echo 0 || echo 1) "rt-migrate SIGINT: exit 0 (got $rc)"
 	t_grep "$OUT" '^summary: load=rt-migrate .*periods_per_s=[1-9][0-9.]* .* interrupted=yes result=ok$' \
 		"SIGINT: the rt-migrate figures so far are printed"
-	t_true "SIGINT: no al-rt-migrate process left" gone_within_1s $G
+	missed=$(sed -n 's/.* missed_periods=\([0-9]*\) .*/\1/p' "$OUT")
+	topwake=$(sed -n 's/.* top_wake_max_ns=\([0-9]*\) .*/\1/p' "$OUT")
+	t_result $([ "${missed:-0}" -ge $((n * 50)) ] && echo 0 || echo 1) \
+		"a 300 ms stop of 5 ms periods: each of the $n threads missed >= 50 periods (missed_periods=$missed)"
+	t_result $([ "${topwake:-0}" -ge 250000000 ] && echo 0 || echo 1) \
+		"... and the top thread woke >= 250 ms late once (top_wake_max_ns=$topwake)"
+	t_gone "SIGINT: no al-rt-migrate process left" 5 pgid $G
 
 	t_exit 0 "hackbench+rt-migrate exits 0" "$A" load hackbench+rt-migrate -g 1 -f 2 -l 10 -d 500ms -q
 	t_grep "$OUT" 'hackbench.runs=[1-9][0-9]* rt-migrate.periods_per_s=[1-9][0-9.]* rt-migrate.migrations=[0-9]+ rt-migrate.missed_periods=[0-9]+ rt-migrate.prio_inversions=[0-9]+ rt-migrate.top_wake_max_ns=[0-9]+ .*result=ok$' \
@@ -194,21 +231,98 @@ else
 		"the missing permission is named in one line"
 fi
 
+# --- --load-policy, --load-nice, --load-cpus: what the load's processes run with ---
+
+# sched_of PID: "POLICY RTPRIO NICE CPUS" of a live process (from /proc:
+# policy 0 other, 1 fifo, 2 rr, 3 batch, 5 idle)
+sched_of() {
+	local st cpus
+	st=$(sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null) || return 1
+	cpus=$(awk '$1 == "Cpus_allowed_list:" { print $2 }' "/proc/$1/status" 2>/dev/null)
+	# after the comm: field 3 (state) is the first, so nice (19) is 17th,
+	# rt_priority (40) 38th, policy (41) 39th
+	echo "$st" | awk -v c="$cpus" '{ print $39, $38, $17, c }'
+}
+# t_sched DESC WANT PGID...: every worker of the loads of these groups (every
+# live process in them but the supervisor, which leads the group: at least
+# MIN_WORKERS) runs with WANT; the supervisors, which only wait, are back at
+# SCHED_OTHER, nice 0, on every CPU (so that a real-time load cannot starve
+# the one process that must kill it)
+t_sched() {
+	local desc=$1 want=$2 p g got bad="" n=0 all
+	shift 2
+	all=$(sched_of $$ | awk '{ print $4 }')
+	while read -r p g; do
+		got=$(sched_of "$p") || continue
+		[ "$p" = "$g" ] && continue
+		n=$((n + 1))
+		[ "$got" = "$want" ] || bad+="$p: $got; "
+	done < <(ps -eo pid=,pgid=,stat= | awk -v g=" $* " 'index(g, " " $2 " ") && $3 !~ /^Z/ { print $1, $2 }')
+	[ -z "$bad" ] || echo "# workers not at '$want': $bad"
+	[ "$n" -ge "$MIN_WORKERS" ] || echo "# $n workers, expected at least $MIN_WORKERS"
+	t_result $([ -z "$bad" ] && [ "$n" -ge "$MIN_WORKERS" ] && echo 0 || echo 1) "$desc ($n workers)"
+	# (the supervisor drops to SCHED_OTHER before it leaves the load's CPUs:
+	# beside a real-time worker on them it gets there only when RT
+	# throttling lets it run, about 0.8 s here: waited for)
+	t_wait 5 "... and the supervisor back at SCHED_OTHER, nice 0, on CPUs $all" supervisors_back "$all" "$@"
+}
+# supervisors_back CPUS PGID...: the leaders of the groups are at SCHED_OTHER, nice 0, on CPUS
+supervisors_back() {
+	local all=$1 g
+	shift
+	for g in "$@"; do
+		[ "$(sched_of "$g")" = "0 0 0 $all" ] || return 1
+	done
+}
+last=$(($(nproc) - 1))
+"$A" load cpu --workers 2 --load-policy batch --load-nice 7 --load-cpus "$last" -d 30s >"$OUT" 2>"$ERR" &
+P=$!
+t_loads "batch, nice 7, CPU $last: the load starts" $P
+G=$LOADS
+MIN_WORKERS=2
+t_wait 10 "batch, nice 7, CPU $last: the supervisor and its 2 workers run" at_least 3 pgid $G
+t_sched "--load-policy batch --load-nice 7 --load-cpus $last: the workers are SCHED_BATCH, nice 7, on CPU $last" \
+	"3 0 7 $last" $G
+kill -INT $P
+wait $P
+t_result $? "batch, nice 7: exit 0"
+t_grep "$OUT" "^load: cpu workers=2 policy=batch nice=7 cpus=$last\$" "batch, nice 7: the load line says so"
+# seed 002's setup: the load at SCHED_RR 10 beside the measurement (run --load)
+"$A" run -q --no-db -d 30s --load cpu --workers 1 --load-policy rr:10 --load-cpus 0 --json "$T_TMP/rr.json" \
+	>"$OUT" 2>"$ERR" &
+P=$!
+t_loads "run --load cpu --load-policy rr:10: the load starts" $P
+G=$LOADS
+MIN_WORKERS=1
+t_wait 10 "rr:10: the supervisor and its worker run" at_least 2 pgid $G
+t_sched "run --load-policy rr:10 --load-cpus 0: the worker is SCHED_RR 10, on CPU 0" "2 10 0 0" $G
+kill -INT $P
+wait $P
+t_result $? "rr:10: the run exits 0"
+t_json "rr:10: the phase records the load's scheduling" \
+	'.phases[0].load == "cpu workers=1 policy=rr:10 nice=0 cpus=0"' "$T_TMP/rr.json"
+t_gone "rr:10: nothing of the load is left" 5 pgid $G
+
 # --- cleanup ---------------------------------------------------------------
 
 # normal end
 "$A" load cmd 'sleep 30' -d 400ms -q >"$OUT" 2>"$ERR" &
 P=$!
-G=$(load_groups $P)
+t_loads "cmd 'sleep 30': the load starts" $P
+G=$LOADS
+t_wait 5 "cmd 'sleep 30': its sleep runs in the load's group" named_in sleep $G
 wait $P
 t_result $? "cmd 'sleep 30' for 400ms exits 0"
-t_true "nothing of it is left after a normal end" gone_within_1s $G
+t_gone "nothing of it is left after a normal end" 5 pgid $G
 
 # SIGINT mid-run: stops at once, prints the throughput so far
 "$A" load hackbench+disk-write -g 2 -f 4 -l 100000 --load-dir "$D" --file-size 1M -d 60s >"$OUT" 2>"$ERR" &
 P=$!
-G=$(load_groups $P)
-sleep 0.3
+t_loads "hackbench+disk-write: the loads start" $P 2
+G=$LOADS
+# hackbench: 2 groups x (4 senders + 4 receivers); disk-write has written
+t_wait 10 "hackbench's 16 workers run" at_least 16 pgid $G
+t_wait 10 "disk-write has written" wrote_in al-disk-write $G
 t0=$(date +%s%N)
 kill -INT $P
 wait $P
@@ -217,67 +331,72 @@ t1=$(date +%s%N)
 t_result $([ $rc -eq 0 ] && echo 0 || echo 1) "SIGINT: exit 0 (got $rc)"
 t_result $([ $(((t1 - t0) / 1000000)) -lt 2000 ] && echo 0 || echo 1) "SIGINT stops within 2 s"
 t_grep "$OUT" 'disk-write.bytes_per_s=[1-9].* interrupted=yes result=ok$' "SIGINT: the throughput so far is printed"
-t_true "SIGINT: no load process left" gone_within_1s $G
+t_gone "SIGINT: no load process left" 5 pgid $G
 t_true "SIGINT: no file left" empty_dir "$D"
 
 # SIGKILL of audiolat: the supervisors take their groups down
 "$A" load cmd 'sleep 100 & sleep 100; wait' -d 60s -q >"$OUT" 2>"$ERR" &
 P=$!
-G=$(load_groups $P)
-sleep 0.3
-t_result $([ "$(alive_in $G)" -ge 3 ] && echo 0 || echo 1) "cmd: the shell and its sleeps run in the load's group"
+t_loads "cmd with two sleeps: the load starts" $P
+G=$LOADS
+t_wait 5 "cmd: the shell and its sleeps run in the load's group" at_least 3 pgid $G
 kill -KILL $P
 wait $P 2>/dev/null
-t_true "SIGKILL: cmd's grandchildren are gone within 1 s" gone_within_1s $G
+t_gone "SIGKILL: cmd's grandchildren are gone" 5 pgid $G
 
 "$A" load hackbench+disk-read -g 2 -f 5 -l 100000 --load-dir "$D" --file-size 2M -d 60s -q >"$OUT" 2>"$ERR" &
 P=$!
-G=$(load_groups $P)
-sleep 0.4
-t_result $([ "$(alive_in $G)" -ge 20 ] && echo 0 || echo 1) "hackbench's workers run in its group"
+t_loads "hackbench+disk-read: the loads start" $P 2
+G=$LOADS
+t_wait 10 "hackbench's 20 workers run in its group" at_least 20 pgid $G
 kill -KILL $P
 wait $P 2>/dev/null
-t_true "SIGKILL: hackbench's workers are gone within 1 s" gone_within_1s $G
+t_gone "SIGKILL: hackbench's workers are gone" 5 pgid $G
 t_true "SIGKILL: no file left" empty_dir "$D"
 
 # commands that leave the load's process group (timeout(1) makes its own,
 # setsid a new session) are still killed: they stay the supervisor's
-# descendants. A unique argument finds them.
-escapee_gone() { # MARK: no process with "sleep MARK" in its command line within 1.5 s
-	local i
-	for i in $(seq 15); do
-		pgrep -f "sleep $1\$" >/dev/null || return 0
-		sleep 0.1
-	done
-	pgrep -af "sleep $1\$" | sed 's/^/# still alive: /'
-	pkill -KILL -f "sleep $1\$"
-	return 1
+# descendants. A unique argument finds them (and only them).
+marked() { # MARK: the pids of "sleep MARK"
+	pgrep -f "^sleep $1\$"
+}
+t_escapee_gone() { # DESC MARK: the "sleep MARK" seen before is gone
+	if wait_until 5 "sleep $2 to end" eval '[ -z "$(marked '"$2"')" ]'; then
+		t_result 0 "$1"
+	else
+		marked "$2" | sed 's/^/# still alive: /'
+		marked "$2" | xargs -r kill -KILL
+		t_result 1 "$1"
+	fi
 }
 M=$((900000 + RANDOM))
-"$A" load cmd "timeout 300 sleep $M" -d 500ms -q >"$OUT" 2>"$ERR"
-t_true "a normal end kills a command that timeout(1) moved to its own group" escapee_gone $M
+"$A" load cmd "timeout 300 sleep $M" -d 500ms -q >"$OUT" 2>"$ERR" &
+P=$!
+t_wait 5 "timeout's sleep $M runs" marked $M
+wait $P
+t_escapee_gone "a normal end kills a command that timeout(1) moved to its own group" $M
 M=$((M + 1))
 "$A" load cmd "setsid sleep $M" -d 30s -q >"$OUT" 2>"$ERR" &
 P=$!
-sleep 0.5
+t_wait 5 "setsid's sleep $M runs" marked $M
 kill -INT $P
 wait $P
-t_true "SIGINT kills a command that setsid moved to a new session" escapee_gone $M
+t_escapee_gone "SIGINT kills a command that setsid moved to a new session" $M
 M=$((M + 1))
 "$A" run -d 30s -q --no-db --load "cmd:timeout 300 sleep $M" >"$OUT" 2>"$ERR" &
 P=$!
-sleep 1
+t_wait 10 "run --load: timeout's sleep $M runs" marked $M
 kill -KILL $P
 wait $P 2>/dev/null
-t_true "SIGKILL of audiolat run kills a command that left the group (the supervisor's SIGTERM)" \
-	escapee_gone $M
+t_escapee_gone "SIGKILL of audiolat run kills a command that left the group (the supervisor's SIGTERM)" $M
 
 # a load killed from outside is reported
 "$A" load cpu --workers 1 -d 10s -q >"$OUT" 2>"$ERR" &
 P=$!
-G=$(load_groups $P)
-sleep 0.2
-W=$(ps -o pid= --ppid "$G" | tr -d ' ' | head -n 1)
+t_loads "cpu: the load starts" $P
+G=$LOADS
+W=
+t_wait 5 "cpu: its worker runs" eval 'W=$(ps -o pid= --ppid "$G" | tr -d " " | head -n 1); [ -n "$W" ]'
 kill -KILL "$W"
 wait $P
 rc=$?
@@ -287,15 +406,16 @@ t_grep "$OUT" 'result=error' "the summary says error"
 
 "$A" load fork -d 10s --json "$T_TMP/killed.json" -q >"$OUT" 2>"$ERR" &
 P=$!
-G=$(load_groups $P)
-sleep 0.2
+t_loads "fork: the load starts" $P
+G=$LOADS
+t_wait 5 "fork: the supervisor and its worker run" at_least 2 pgid $G
 kill -KILL $G
 wait $P
 rc=$?
 t_result $([ $rc -eq 1 ] && echo 0 || echo 1) "a supervisor killed from outside: exit 1 (got $rc)"
 t_grep "$ERR" "^audiolat load: fork: killed by signal 9" "the killed load is named"
 t_grep "$T_TMP/killed.json" '"error": "fork: killed by signal 9' "the JSON has the error"
-t_true "no fork process left" gone_within_1s $G
+t_gone "no fork process left" 5 pgid $G
 
 # --- file systems: ENOSPC, read-only, O_DIRECT (need root and tmpfs) -------
 

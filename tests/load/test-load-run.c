@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -127,6 +128,13 @@ metric(const struct al_phase *ph, const char *name)
 	return -1;
 }
 
+/* A counter's value: a whole number, not negative. */
+static bool
+is_count(double v)
+{
+	return v >= 0 && v == (double)(long long)v;
+}
+
 static void
 each_load_works(void **state)
 {
@@ -243,10 +251,25 @@ rt_migrate_runs(void **state)
 				     "run_ns=4000000 policy=batch nice=0 cpus=all");
 	assert_int_equal(ph.n_throughput, 5);
 	assert_true(metric(&ph, "periods_per_s") > 0);
-	assert_true(metric(&ph, "migrations") >= 0);
-	assert_true(metric(&ph, "missed_periods") >= 0);
-	assert_true(metric(&ph, "prio_inversions") >= 0);
+	/* what the kernel did on 2 CPUs: counts, so whole numbers (0 is fine) */
+	assert_true(is_count(metric(&ph, "migrations")));
+	assert_true(is_count(metric(&ph, "missed_periods")));
+	assert_true(is_count(metric(&ph, "prio_inversions")));
 	assert_true(metric(&ph, "top_wake_max_ns") > 0);
+
+	/*
+	 * Pinned to one CPU (--load-cpus 0, which the threads inherit): no thread
+	 * can change CPU, and there the highest priority always runs first, so a
+	 * lower thread never starts before a higher one: none of either, exactly.
+	 */
+	assert_int_equal(al_load_opt_set(&o, "load-cpus", "0", e, sizeof(e)), 0);
+	assert_int_equal(run_phase("rt-migrate", &o, 300 * AL_NS_PER_MS, &ph, &pr), 0);
+	assert_string_equal(ph.error, "");
+	assert_true(metric(&ph, "periods_per_s") > 0);
+	assert_true(metric(&ph, "migrations") == 0);
+	assert_true(metric(&ph, "prio_inversions") == 0);
+	assert_true(is_count(metric(&ph, "missed_periods")));
+	assert_int_equal(al_load_opt_set(&o, "load-cpus", "all", e, sizeof(e)), 0);
 
 	/* with hackbench: both loads' figures, named by load, all 8 kept */
 	o.hb_groups = 1;

@@ -16,17 +16,16 @@ command -v jackd >/dev/null || t_skip_all "jackd not installed (jackd2)"
 command -v jq >/dev/null || t_skip_all "jq not installed"
 export JACK_NO_START_SERVER=1
 
-# jcheck FILE [JQ ARGS...] FILTER: FILE is a non-empty JSON document for
-# which FILTER is true (jq 1.6 -e passes on empty input)
-jcheck() {
-	local f=$1
-	shift
-	[ -s "$f" ] && jq -e "$@" "$f" >/dev/null
+# t_jcheck DESC FILE [JQ ARGS...] FILTER: t_json, the file first
+t_jcheck() {
+	local desc=$1 f=$2
+	shift 2
+	t_json "$desc" "$@" "$f"
 }
 
-# near FILE FIELD WANT: the JSON number FIELD is within 0.01 of WANT
-near() {
-	jcheck "$1" --argjson w "$3" "(.$2 - \$w | fabs) < 0.01"
+# t_near DESC FILE FIELD WANT: the JSON number FIELD is within 0.01 of WANT
+t_near() {
+	t_json "$1" --argjson w "$4" "(.$3 - \$w | fabs) < 0.01" "$2"
 }
 
 # self_loop PERIOD RATE
@@ -40,17 +39,17 @@ self_loop() {
 	t_exit 0 "self-loop at $p frames, $r Hz: a valid delay" env JACK_DEFAULT_SERVER="$name" \
 		"$AUDIOLAT" roundtrip -b jack --self-loop -d 3 -q --json "$j"
 	echo "# $(jq -c '{delay_frames, stddev_frames, error, xruns, nominal}' "$j")"
-	t_true "JSON: schema, valid, period, rate" jcheck "$j" --argjson p "$p" --argjson r "$r" \
+	t_jcheck "JSON: schema, valid, period, rate" "$j" --argjson p "$p" --argjson r "$r" \
 		'.schema == "audiolat.roundtrip/1" and .valid == true and .status == "valid"
 		 and .period_frames == $p and .rate == $r and .inverted == false
 		 and .self_loop == true and (.readings | length) >= 8'
-	t_true "self-loop delay is one period, $p frames, to 0.01 frame" near "$j" delay_frames "$p"
-	t_true "min and max within 0.01 of $p" jcheck "$j" --argjson p "$p" \
+	t_near "self-loop delay is one period, $p frames, to 0.01 frame" "$j" delay_frames "$p"
+	t_jcheck "min and max within 0.01 of $p" "$j" --argjson p "$p" \
 		'((.min_frames - $p) | fabs) < 0.01 and ((.max_frames - $p) | fabs) < 0.01'
-	t_true "delay_ms is delay_frames at $r Hz" jcheck "$j" --argjson r "$r" \
+	t_jcheck "delay_ms is delay_frames at $r Hz" "$j" --argjson r "$r" \
 		'((.delay_ms - .delay_frames * 1000 / $r) | fabs) < 1e-9'
-	t_true "stddev below 0.01 frame" jcheck "$j" '.stddev_frames < 0.01'
-	t_true "extra = delay - nominal" jcheck "$j" \
+	t_jcheck "stddev below 0.01 frame" "$j" '.stddev_frames < 0.01'
+	t_jcheck "extra = delay - nominal" "$j" \
 		'((.extra_frames - (.delay_frames - .nominal.total_frames)) | fabs) < 1e-9'
 	stop_jackd
 }
@@ -59,11 +58,7 @@ self_loop 256 48000
 self_loop 1024 44100
 
 name=$(srv_name al-rt)
-if ! start_jackd "$name" 256 48000; then
-	t_result 1 "jackd starts: $SRV_WHY"
-	t_done
-	exit
-fi
+start_jackd "$name" 256 48000 || t_bail "jackd starts: $SRV_WHY"
 export JACK_DEFAULT_SERVER=$name
 
 # -D names the server; the text report and the summary line
@@ -73,13 +68,13 @@ t_grep "$OUT" '^  delay +256\.000 frames +5\.333 ms' "text: 256.000 frames, 5.33
 t_grep "$OUT" '^summary: backend=jack rate=48000 period=256 delay_frames=256\.000 .*result=valid$' \
 	"summary line"
 t_exit 0 "--json - writes only JSON" "$AUDIOLAT" roundtrip --self-loop -d 2 --json -
-t_true "stdout is one JSON document" jcheck "$OUT" '.schema == "audiolat.roundtrip/1" and .valid'
+t_jcheck "stdout is one JSON document" "$OUT" '.schema == "audiolat.roundtrip/1" and .valid'
 
 # the dummy driver captures silence: no signal comes back
 t_exit 1 "no loop: exit 1" "$AUDIOLAT" roundtrip -d 2 --json "$T_TMP/none.json"
 t_grep "$ERR" 'no signal' "no loop: says no signal"
 t_grep "$OUT" 'result=no-signal' "no loop: summary says no-signal"
-t_true "no loop: JSON valid false, no delay" jcheck "$T_TMP/none.json" '.valid == false
+t_jcheck "no loop: JSON valid false, no delay" "$T_TMP/none.json" '.valid == false
 	and .status == "no-signal" and .delay_frames == null and .in == "system:capture_1"
 	and .out == "system:playback_1"'
 t_exit 4 "--out names a missing port" "$AUDIOLAT" roundtrip --out nosuch:port -d 2
@@ -122,41 +117,59 @@ for attempt in 1 2 3; do
 	[ $rc -eq 0 ] && break
 done
 t_result $rc "plug:jack loop: a valid delay (attempt $attempt)"
-t_true "plug:jack: 256-frame periods, 2 of them, float" jcheck "$T_TMP/alsa.json" \
+t_jcheck "plug:jack: 256-frame periods, 2 of them, float" "$T_TMP/alsa.json" \
 	'.period_frames == 256 and .periods == 2 and .nominal.total_frames == 512
 	 and .format == "FLOAT_LE/FLOAT_LE"'
-t_true "plug:jack: a whole number of periods to 0.01 frame" jcheck "$T_TMP/alsa.json" \
+t_jcheck "plug:jack: a whole number of periods to 0.01 frame" "$T_TMP/alsa.json" \
 	'(.delay_frames / 256 | . - round | fabs) * 256 < 0.01'
-t_true "plug:jack: the 512-frame buffer, give or take the one period between the clients' starts" \
-	jcheck "$T_TMP/alsa.json" '.delay_frames > 255.99 and .delay_frames < 768.01'
+t_jcheck "plug:jack: the 512-frame buffer, give or take the one period between the clients' starts" \
+	"$T_TMP/alsa.json" '.delay_frames > 255.99 and .delay_frames < 768.01'
 fi
 
-# SIGTERM ends a run cleanly with what was read so far
-"$AUDIOLAT" roundtrip --self-loop -d 30 -q --json "$T_TMP/term.json" >"$OUT" 2>"$ERR" &
-pid=$!
-sleep 3
-kill -TERM $pid
-wait $pid
-t_result $? "SIGTERM after 3 s of 30: exit 0 with the readings so far"
-t_true "SIGTERM: interrupted, valid, one period" jcheck "$T_TMP/term.json" \
-	'.interrupted == true and .valid == true and .duration_ns < 10000000000
-	 and ((.delay_frames - 256) | fabs) < 0.01'
+# readings LOG [WHAT]: how many readings the live status line in LOG showed
+# (WHAT: a regex of the kind, default a valid delay: "... frames ... ms")
+readings() {
+	tty_text "$1" | grep -Ec "${2:- frames +[0-9.]+ ms}"
+}
+# has_readings LOG N [WHAT]: at least N of them
+has_readings() {
+	[ "$(readings "$1" "${3:-}")" -ge "$2" ]
+}
 
-# the server goes away in the middle of a run
-(sleep 1.5; kill -TERM "$SRV_JACKD_PID") &
-t_exit 1 "server killed mid-run: exit 1" timeout 20 "$AUDIOLAT" roundtrip --self-loop -d 6
+# SIGTERM ends a run cleanly with what was read so far: on a terminal,
+# sent once the live status line has shown 9 valid readings (every 250 ms;
+# readings count 1 s after the first valid one: then 5 of them have)
+run_tty "$OUT" "$T_TMP/term.tty" "$AUDIOLAT" roundtrip --self-loop -d 30 --json "$T_TMP/term.json"
+t_wait 20 "SIGTERM: the run reads a valid delay (9 readings)" has_readings "$T_TMP/term.tty" 9
+kill -TERM "$RUN_PID"
+wait "$TTY_PID"
+t_result $? "SIGTERM after 9 readings: exit 0 with the readings so far"
+t_jcheck "SIGTERM: interrupted, valid, one period, the settled readings kept" "$T_TMP/term.json" \
+	'.interrupted == true and .valid == true and .duration_ns < 30000000000
+	 and ((.delay_frames - 256) | fabs) < 0.01 and .settled_readings >= 3'
+
+# the server goes away in the middle of a run (once it reads a delay)
+run_tty "$OUT" "$T_TMP/gone.tty" timeout 30 "$AUDIOLAT" roundtrip --self-loop -d 20
+t_wait 20 "server killed mid-run: the run reads a valid delay first" has_readings "$T_TMP/gone.tty" 1
+kill -TERM "$SRV_JACKD_PID"
+wait "$TTY_PID"
+t_result $([ $? -eq 1 ] && echo 0 || echo 1) "server killed mid-run: exit 1"
+tty_text "$T_TMP/gone.tty" >"$ERR"
 t_grep "$ERR" 'the JACK server went away' "says the server went away"
 t_grep "$OUT" 'result=error' "summary says error"
-wait
 stop_jackd
 
 if [ -n "$have_plugin" ]; then
-	start_jackd "$name" 256 48000 || t_result 1 "jackd restarts: $SRV_WHY"
-	(sleep 1.5; kill -TERM "$SRV_JACKD_PID") &
-	t_exit 1 "server killed under ALSA: exit 1" timeout 20 "$AUDIOLAT" roundtrip -b alsa \
-		-D rtplay -C rtcap -d 8
+	start_jackd "$name" 256 48000 || t_bail "jackd restarts: $SRV_WHY"
+	# (a reading of any kind: the two clients may start a cycle apart, unstable then)
+	run_tty "$OUT" "$T_TMP/gone-alsa.tty" timeout 30 "$AUDIOLAT" roundtrip -b alsa -D rtplay -C rtcap -d 20
+	t_wait 20 "server killed under ALSA: the streams run (a reading)" \
+		has_readings "$T_TMP/gone-alsa.tty" 1 ' frames |no signal|unstable'
+	kill -TERM "$SRV_JACKD_PID"
+	wait "$TTY_PID"
+	t_result $([ $? -eq 1 ] && echo 0 || echo 1) "server killed under ALSA: exit 1"
+	tty_text "$T_TMP/gone-alsa.tty" >"$ERR"
 	t_grep "$ERR" 'stream stopped during the run' "says the stream stopped"
-	wait
 	stop_jackd
 fi
 t_done

@@ -25,10 +25,10 @@ done
 J="$T_TMP/run.json"
 t_exit 0 "run --db --label saves the run" "$A" run -d 300ms -q --label "patched kernel" --db "$DB" --json "$J"
 t_grep "$OUT" '^summary: ' "the summary line is still printed"
-t_true "-q: nothing on stderr" test ! -s "$ERR"
+t_empty "$ERR" "-q: nothing on stderr"
 t_true "the database file exists" test -f "$DB"
-t_true "label is a top-level JSON field" jq -e '.label == "patched kernel"' "$J"
-t_true "label is in the config" jq -e '.config.label == "patched kernel"' "$J"
+t_json "label is a top-level JSON field" '.label == "patched kernel"' "$J"
+t_json "label is in the config" '.config.label == "patched kernel"' "$J"
 t_exit 0 "history lists it" "$A" history --db "$DB"
 t_grep "$OUT" '^ +1  [0-9-]+ [0-9:]+  patched kernel  ' "history shows id 1 with its label"
 t_exit 0 "export 1" "$A" export --db "$DB" 1
@@ -40,7 +40,7 @@ t_exit 0 "run without -q tells where it saved" "$A" run -d 200ms --no-histogram 
 t_grep "$ERR" "^saved as run 2 \\($DB\\)$" "'saved as run 2' on stderr"
 t_exit 0 "export 2" "$A" export --db "$DB" 2
 t_true "export 2 equals the second run's JSON" cmp "$OUT" "$T_TMP/run2.json"
-t_true "a run without --label has label null" jq -e '.label == null and .config.label == null' "$T_TMP/run2.json"
+t_json "a run without --label has label null" '.label == null and .config.label == null' "$T_TMP/run2.json"
 
 # --- the default database is $XDG_DATA_HOME/audiolat/results.db
 X="$T_TMP/xdg"
@@ -59,8 +59,8 @@ N="$T_TMP/nodb"
 mkdir -p "$N"
 t_exit 0 "run --no-db" env XDG_DATA_HOME="$N" HOME="$N" "$A" run -d 200ms --no-histogram --no-db --json "$T_TMP/nodb.json"
 t_true "--no-db: no file was created" test -z "$(ls -A "$N")"
-t_true "--no-db: no 'saved as' line" bash -c "! grep -q 'saved as' '$ERR'"
-t_true "--no-db: the JSON is still written" jq -e '.schema == "audiolat.run/2"' "$T_TMP/nodb.json"
+t_nogrep "$ERR" 'saved as' "--no-db: no 'saved as' line"
+t_json "--no-db: the JSON is still written" '.schema == "audiolat.run/2"' "$T_TMP/nodb.json"
 
 # --- run option errors
 t_exit 2 "--label with a newline is a usage error" "$A" run -q --label $'a\nb'
@@ -92,10 +92,10 @@ t_grep "$ERR" 'the newest 1 of 3' "-n 1 says how many there are"
 t_grep "$OUT" '^ +3  ' "-n 1: the newest"
 t_true "-n 1: one row" test "$(grep -c '^ *[0-9]' "$OUT")" -eq 1
 t_exit 0 "history --json -" "$A" history --db "$DB" --json -
-t_true "history JSON: schema, 3 results, newest first" \
-	jq -e '.schema == "audiolat.history/1" and .matching == 3 and ([.results[].id] == [3, 2, 1])' "$OUT"
-t_true "history JSON: the stored statistics equal the run's" bash -c \
-	"jq -e --slurpfile r '$J' '.results[] | select(.id == 1) | .periods == \$r[0].total.periods and .wake_max_ns == \$r[0].total.wake_latency_ns.max and .wake_p99_ns == \$r[0].total.wake_latency_ns.p99 and .label == \"patched kernel\"' '$OUT'"
+t_json "history JSON: schema, 3 results, newest first" \
+	'.schema == "audiolat.history/1" and .matching == 3 and ([.results[].id] == [3, 2, 1])' "$OUT"
+t_json "history JSON: the stored statistics equal the run's" --slurpfile r "$J" \
+	'.results[] | select(.id == 1) | .periods == $r[0].total.periods and .wake_max_ns == $r[0].total.wake_latency_ns.max and .wake_p99_ns == $r[0].total.wake_latency_ns.p99 and .label == "patched kernel"' "$OUT"
 t_exit 2 "history -n -1 is a usage error" "$A" history --db "$DB" -n -1
 t_exit 2 "history with a stray argument is a usage error" "$A" history --db "$DB" stray
 t_exit 1 "history --db of a missing file exits 1" "$A" history --db "$T_TMP/none.db"
@@ -138,6 +138,17 @@ t_grep "$OUT" '^wake latency +[0-9.]+' "show: the percentile table"
 p99_us=$(jq -r '.total.wake_latency_ns.p99 / 1000 | . * 10 | round / 10' "$J")
 t_true "show: p99 wake latency is the run's ($p99_us us)" \
 	awk -v want="$p99_us" '$1 == "wake" && $2 == "latency" { found = 1; exit !($7 + 0 == want + 0) } END { if (!found) exit 1 }' "$OUT"
+
+# --- report --db ID: the HTML report of a saved result, read from the database
+t_exit 0 "report --db DB 1 writes the report of result 1" "$A" report --db "$DB" 1 -o "$T_TMP/r1.html"
+t_grep "$T_TMP/r1.html" 'patched kernel' "report --db: the result's label"
+t_grep "$T_TMP/r1.html" "$(jq -r '.total.wake_latency_ns.p99' "$J" |
+	awk '{ printf "<b>%.1f µs</b><span>p99 wake latency", $1 / 1000 }')" "report --db: the result's p99 wake latency"
+if [ -n "$(command -v xmllint)" ]; then
+	t_true "report --db: well-formed XML" xmllint --noout --nonet "$T_TMP/r1.html"
+fi
+t_exit 1 "report --db of an id not there exits 1" "$A" report --db "$DB" 999 -o "$T_TMP/r999.html"
+t_grep "$ERR" "^audiolat report: 999: no such file, and no result 999 in " "... naming the id"
 
 # --- bad ids
 t_exit 2 "show abc exits 2" "$A" show --db "$DB" abc
@@ -192,7 +203,7 @@ t_exit 1 "run into random bytes: exit 1" "$A" run -d 200ms -q --db "$T_TMP/rando
 t_grep "$ERR" '^audiolat: warning: results database .*random.db: not an SQLite database.*the result was not saved$' "a warning says it was not saved"
 t_result $([ "$(wc -l <"$ERR")" -eq 1 ] && echo 0 || echo 1) "one line on stderr"
 t_grep "$OUT" '^summary: ' "the run's summary is still printed"
-t_true "the run's JSON is still written" jq -e '.schema == "audiolat.run/2"' "$T_TMP/r.json"
+t_json "the run's JSON is still written" '.schema == "audiolat.run/2"' "$T_TMP/r.json"
 t_true "the random file is untouched" cmp "$T_TMP/random.db" "$T_TMP/random.copy"
 
 if [ -n "$have_sqlite3" ]; then
@@ -276,7 +287,7 @@ r2=$?
 t_result $? "two concurrent writers: every import succeeded"
 cat "$T_TMP/w1.err" "$T_TMP/w2.err" | sed 's/^/# /' | head -n 10
 t_exit 0 "history of the concurrent database" "$A" history --db "$C" --json -
-t_true "40 rows, 40 distinct labels" jq -e '.matching == 40 and ([.results[].label] | unique | length) == 40' "$OUT"
+t_json "40 rows, 40 distinct labels" '.matching == 40 and ([.results[].label] | unique | length) == 40' "$OUT"
 if [ -n "$have_sqlite3" ]; then
 	t_true "PRAGMA integrity_check is ok" test "$(sqlite3 "$C" 'PRAGMA integrity_check')" = ok
 	t_true "the database is in WAL mode" test "$(sqlite3 "$C" 'PRAGMA journal_mode')" = wal
@@ -291,6 +302,26 @@ r1=$?
 [ $r1 -eq 0 ] && [ $r2 -eq 0 ]
 t_result $? "a run and an import at the same time both save"
 t_exit 0 "history after them" "$A" history --db "$C" --json -
-t_true "43 rows" jq -e '.matching == 43' "$OUT"
+t_json "43 rows" '.matching == 43' "$OUT"
+
+# --- history --limit N (-n): the newest N; the default is 50, 0 lists all
+for i in $(seq 41 48); do
+	jq -c ".label = \"w$i\"" "$J" >"$T_TMP/docs/$i.json"
+	"$A" import -q --db "$C" "$T_TMP/docs/$i.json" >/dev/null 2>&1
+done
+t_exit 0 "history of 51 results" "$A" history --db "$C"
+t_true "by default the newest 50" test "$(grep -c '^ *[0-9]' "$OUT")" -eq 50
+t_grep "$ERR" 'the newest 50 of 51' "... and a line says how many there are"
+t_grep "$OUT" '^ +51  .* w48  ' "... the newest first"
+t_exit 0 "history --limit 0" "$A" history --db "$C" --limit 0
+t_true "--limit 0 lists all 51" test "$(grep -c '^ *[0-9]' "$OUT")" -eq 51
+t_empty "$ERR" "--limit 0: no 'newest N of' line"
+t_exit 0 "history --limit 2" "$A" history --db "$C" --limit 2
+t_true "--limit 2: two rows" test "$(grep -c '^ *[0-9]' "$OUT")" -eq 2
+t_grep "$OUT" '^ +50  .* w47  ' "--limit 2: the second newest is there"
+t_grep "$ERR" 'the newest 2 of 51' "--limit 2: says how many there are"
+t_exit 0 "history --limit 2 --json -" "$A" history --db "$C" --limit 2 --json -
+t_json "--limit 2 --json: two results, 51 matching, newest first" \
+	'.matching == 51 and ([.results[].id] == [51, 50])' "$OUT"
 
 t_done

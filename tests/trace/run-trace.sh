@@ -18,14 +18,24 @@ J=$T_TMP/trace.json
 hog="cmd:'chrt -f 95 timeout 0.04 chrt -f 90 sh -c \"while :; do :; done\"; sleep 0.5'"
 t_exit 0 "a traced run under a real-time hog" "$AUDIOLAT" run -d 3s -q --no-db -a "$cpu" \
 	--trace --trace-threshold 5ms --load "$hog" --load-cpus "$cpu" --json "$J"
-t_true "spikes were explained" jq -e '.spikes | length >= 1' "$J"
-t_true "the threshold is recorded" jq -e '.trace_threshold_ns == 5000000' "$J"
-t_true "the hog (sh, timeout or chrt: a task) is the top cause of the worst spike" \
-	jq -e '.spikes | max_by(.latency_ns) | .causes[0] | .kind == "task" and (.name | test("^(sh|timeout|chrt)$"))' "$J"
-t_true "it held the CPU for roughly its 40 ms (20..80 ms)" \
-	jq -e '.spikes | max_by(.latency_ns) | .causes[0].duration_ns | . > 20000000 and . < 80000000' "$J"
-t_true "spike times lie inside the run" jq -e '[.spikes[].t_ns | . >= 0 and . < 4000000000] | all' "$J"
+t_json "spikes were explained" '.spikes | length >= 1' "$J"
+t_json "the threshold is recorded" '.trace_threshold_ns == 5000000' "$J"
+t_json "the hog (sh, timeout or chrt: a task) is the top cause of the worst spike" \
+	'.spikes | max_by(.latency_ns) | .causes[0] | .kind == "task" and (.name | test("^(sh|timeout|chrt)$"))' "$J"
+t_json "it held the CPU for roughly its 40 ms (20..80 ms)" \
+	'.spikes | max_by(.latency_ns) | .causes[0].duration_ns | . > 20000000 and . < 80000000' "$J"
+t_json "spike times lie inside the run" '[.spikes[].t_ns | . >= 0 and . < 4000000000] | all' "$J"
 t_true "no audiolat instance left" bash -c "! ls -d $T/instances/audiolat-* 2>/dev/null | grep -q ."
+
+# the default threshold is half the buffer: 4 x 128 frames at 48 kHz is
+# 10.667 ms (10666666 ns), so 5333333 ns; 3 x 64 (the default) 2 ms
+t_exit 0 "--trace without --trace-threshold, 4 x 128 frames" "$AUDIOLAT" run -d 500ms -q --no-db -a "$cpu" \
+	-P 128 -n 4 --trace --json "$T_TMP/th.json"
+t_json "... the threshold is half the buffer, 5333333 ns" \
+	--argjson want $((128 * 4 * 1000000000 / 48000 / 2)) '.trace_threshold_ns == $want' "$T_TMP/th.json"
+t_exit 0 "--trace without --trace-threshold, the default 3 x 64 frames" "$AUDIOLAT" run -d 500ms -q --no-db \
+	-a "$cpu" --trace --json "$T_TMP/th.json"
+t_json "... the threshold is half the buffer, 2 ms" '.trace_threshold_ns == 2000000' "$T_TMP/th.json"
 
 # the text report explains them
 t_exit 0 "a traced text run" "$AUDIOLAT" run -d 2s --no-db --no-histogram -a "$cpu" \
@@ -35,11 +45,10 @@ t_grep "$OUT" '^late wake-ups explained' "the text report lists the explained sp
 # SIGINT: the instance is removed
 "$AUDIOLAT" run -d 30s -q --no-db -a "$cpu" --trace >/dev/null 2>&1 &
 pid=$!
-sleep 1
-t_true "the instance exists while running" bash -c "ls -d $T/instances/audiolat-$pid"
+t_wait 10 "the instance exists while running" test -d "$T/instances/audiolat-$pid"
 kill -INT $pid
 wait $pid
-t_true "SIGINT: the instance is removed" bash -c "! test -e $T/instances/audiolat-$pid"
+t_true "SIGINT: the instance is removed" test ! -e "$T/instances/audiolat-$pid"
 
 # without root: one warning, the run goes on untraced
 if command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$AUDIOLAT"; then

@@ -33,19 +33,19 @@ spikes() {
 J=$T_TMP/hog.json
 t_exit 0 "hog: the harness runs" "$V" -c "$CPU" -m hog -d 2500 -a 1000 -H 5 -t 1000 -n 16
 cp "$OUT" "$J"
-t_true "hog: the late wake-up was explained" jq -e '.spikes | length >= 1' "$J"
+t_json "hog: the late wake-up was explained" '.spikes | length >= 1' "$J"
 # the spike the hog caused (its end inside the window; a VM's host may add
 # others): al-hog on top, with about the 5 ms it ran (wide margin)
 W='(.hog.end_ns as $e | [.spikes[] | select(.t_ns <= $e and $e <= .t_ns + .latency_ns)][0])'
-t_true "hog: the hog's spike was explained" jq -e "$W != null" "$J" 
-t_true "hog: al-hog is the top cause" jq -e "$W.causes[0] | .kind == \"task\" and .name == \"al-hog\"" "$J"
-t_true "hog: for 2.5..10 ms" jq -e "$W.causes[0].duration_ns | . >= 2500000 and . <= 10000000" "$J"
-t_true "hog: most of the latency" jq -e "$W.causes[0].pct >= 50" "$J"
-t_true "hog: the cause matches what the hog measured (+-50 %)" jq -e \
+t_json "hog: the hog's spike was explained" "$W != null" "$J" 
+t_json "hog: al-hog is the top cause" "$W.causes[0] | .kind == \"task\" and .name == \"al-hog\"" "$J"
+t_json "hog: for 2.5..10 ms" "$W.causes[0].duration_ns | . >= 2500000 and . <= 10000000" "$J"
+t_json "hog: most of the latency" "$W.causes[0].pct >= 50" "$J"
+t_json "hog: the cause matches what the hog measured (+-50 %)" \
 	"(.hog.end_ns - $W.t_ns) as \$want | $W.causes[0].duration_ns | . >= 0.5 * \$want and . <= 1.5 * \$want" "$J"
-t_true "hog: woken near the boundary, switched in at the end" jq -e \
+t_json "hog: woken near the boundary, switched in at the end" \
 	"$W | .woken_ns >= 0 and .woken_ns < 1000000 and .switched_in_ns >= 2500000 and .switched_in_ns <= .latency_ns" "$J"
-t_true "hog: every cause is a known kind with a name" jq -e \
+t_json "hog: every cause is a known kind with a name" \
 	'[.spikes[].causes[] | (.kind | IN("task","irq","softirq","timer","idle","irqoff","preemptoff","self","other")) and (.name | length > 0)] | all' "$J"
 spikes "$J"
 t_no_instances "hog: no instance left"
@@ -59,13 +59,13 @@ cp "$OUT" "$J"
 after=$(net_rx)
 if [ $((after - before)) -lt 1000 ]; then
 	t_skip "softirq: NET_RX is named" "only $((after - before)) NET_RX softirqs on CPU $CPU"
-elif ! jq -e '.spikes | length >= 1' "$J" >/dev/null; then
+elif ! json_ok '.spikes | length >= 1' "$J" >/dev/null; then
 	t_skip "softirq: NET_RX is named" "no wake-up later than 20 us under the UDP load"
 else
-	t_true "softirq: NET_RX is named as a cause" jq -e \
+	t_json "softirq: NET_RX is named as a cause" \
 		'[.spikes[].causes[] | select(.kind == "softirq" and (.name == "NET_RX" or .name == "NET_TX"))] | length >= 1' "$J"
 	echo "# NET_RX the top cause of $(jq '[.spikes[] | select(.causes[0].name == "NET_RX")] | length' "$J") of $(jq '.spikes | length' "$J") spikes"
-	t_true "softirq: the UDP threads are named" jq -e \
+	t_json "softirq: the UDP threads are named" \
 		'[.spikes[].causes[] | select(.kind == "task" and (.name | startswith("al-udp")))] | length >= 1' "$J"
 fi
 t_no_instances "softirq: no instance left"
@@ -74,7 +74,7 @@ t_no_instances "softirq: no instance left"
 for sig in INT TERM; do
 	"$V" -c "$CPU" -m hold >"$T_TMP/hold" 2>"$ERR" &
 	pid=$!
-	for _ in $(seq 50); do [ -s "$T_TMP/hold" ] && break; sleep 0.1; done
+	wait_until 5 "trace-victim to print its instance's name" test -s "$T_TMP/hold"
 	name=$(head -n 1 "$T_TMP/hold")
 	t_result "$([ "$name" = "audiolat-$pid" ] && [ -d "$TR/instances/$name" ] && echo 0 || echo 1)" \
 		"SIG$sig: the instance audiolat-<pid> exists while open"
@@ -86,7 +86,7 @@ for sig in INT TERM; do
 done
 "$V" -c "$CPU" -m hog -d 10000 -a 5000 -t 1000 >/dev/null 2>"$ERR" &
 pid=$!
-sleep 1
+t_wait 10 "SIGINT during a run: the run's instance is there" test -d "$TR/instances/audiolat-$pid"
 kill -INT "$pid"
 wait "$pid"
 rc=$?
@@ -96,7 +96,7 @@ t_no_instances "SIGINT during a run: no instance left"
 # --- SIGKILL: the next open removes the dead process's instance -----------
 "$V" -c "$CPU" -m hold >"$T_TMP/hold" 2>"$ERR" &
 pid=$!
-for _ in $(seq 50); do [ -s "$T_TMP/hold" ] && break; sleep 0.1; done
+t_wait 5 "SIGKILL: trace-victim has opened its instance" test -d "$TR/instances/audiolat-$pid"
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
 t_result "$([ -d "$TR/instances/audiolat-$pid" ] && echo 0 || echo 1)" \
@@ -136,7 +136,7 @@ if command -v unshare >/dev/null && unshare -m --propagation private true 2>/dev
 		"umount -l $TR 2>/dev/null; ! grep -q ' $TR tracefs' /proc/mounts || exit 9
 		 '$V' -c $CPU -m hog -d 1500 -a 700 -H 3 -t 1000 -n 16 >'$T_TMP/ns.json' || exit 8
 		 ! grep -q ' $TR tracefs' /proc/mounts"
-	t_true "tracefs unmounted: the hog was still named" jq -e "$W.causes[0].name == \"al-hog\"" \
+	t_json "tracefs unmounted: the hog was still named" "$W.causes[0].name == \"al-hog\"" \
 		"$T_TMP/ns.json"
 	spikes "$T_TMP/ns.json"
 else
