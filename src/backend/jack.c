@@ -37,8 +37,10 @@
 #include "pcmtime.h"
 
 #define PORTS_MAX 2
-#define MAP_READ_NS (5 * AL_NS_PER_US) /* the clocks read closer than this map within 2.5 us */
-#define DLL_TRUST_NS AL_NS_PER_MS      /* JACK's cycle start this far off the fitted clock: not */
+#define LINE_SLACK_NS AL_NS_PER_MS /* the server's cycle starts this far off the line ... */
+#define LINE_OFF_CYCLES 8          /* ... this many cycles in a row: its clock moved, a new line */
+#define SINCE_MAX_PERIODS 16       /* a cycle start older than this: not this cycle's */
+#define LATE_CYCLES 8 /* cycles of the server's lateness kept for its notifications (> 3) */
 #define TONE_AMPLITUDE 0.25f /* -12 dBFS */
 /* JACK2 keeps its server sockets here: jack_<server>_<uid>_0 */
 #define JACK_SERVER_DIR "/dev/shm"
@@ -52,8 +54,6 @@ struct jk {
 	atomic_int armed;         /* start_cb ran: deliver periods */
 	atomic_int dead;          /* the server went away */
 	atomic_int period_changed;
-	int64_t offset_ns;        /* CLOCK_MONOTONIC - jack_get_time(), when fixed */
-	bool clock_raw;           /* jack_get_time() is CLOCK_MONOTONIC_RAW: map every cycle */
 	int64_t rate_hz;
 	int64_t period_frames;
 	int64_t period_ns;
@@ -78,13 +78,16 @@ struct jk {
 	double load_sum, load_max;
 	uint64_t load_n;
 
-	uint64_t bound_read, bound_fit, bound_guessed;
-	struct al_grid grid;          /* the frame clock fitted to our wake-ups (pcmtime.h) */
+	uint64_t bound_fit, bound_guessed, lines, since_bad;
+	struct al_grid grid;          /* the server's frame clock fitted to its cycle starts (pcmtime.h) */
+	unsigned int grid_xruns;      /* the notifications the line has seen */
+	unsigned int line_off;        /* cycles in a row the cycle start was off the line */
+	int64_t late_ns[LATE_CYCLES]; /* the last cycles' starts - their boundaries (a ring) */
+	unsigned int late_next;
 	int64_t frames;               /* frames the server ran since our first cycle */
 	int64_t prev_wake_ns;
 	char server[128];
 	char detail[200];
-	char clock[96];
 	char error[200];
 };
 
@@ -128,15 +131,6 @@ jk_probe(const struct al_config *cfg)
 	return 0;
 }
 
-static int64_t
-raw_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-	return (int64_t)ts.tv_sec * AL_NS_PER_SEC + ts.tv_nsec;
-}
-
 /*
  * jackd2 queues its xrun notifications and delivers them in a burst when
  * the client runs again, before or after our first cycle: those within
@@ -152,7 +146,7 @@ raw_now_ns(void)
  * cycle (1: none missed).
  */
 static void
-cycle_xruns(struct jk *j, uint64_t cycles, int64_t boundary_ns, int64_t wake_ns,
+cycle_xruns(struct jk *j, uint64_t cycles, int64_t wake_ns,
 	    struct al_write_info *wi)
 {
 	unsigned int xr = atomic_load_explicit(&j->xruns, memory_order_acquire);
@@ -203,9 +197,10 @@ cycle_xruns(struct jk *j, uint64_t cycles, int64_t boundary_ns, int64_t wake_ns,
 	j->server_xruns++;
 	wi->xrun_start_ns = j->pending_at_ns > 0 && j->pending_at_ns < wake_ns ? j->pending_at_ns
 									       : wake_ns;
-	wi->xrun_ns = j->have_prev && boundary_ns - j->prev_boundary_ns > j->period_ns
-			      ? boundary_ns - j->prev_boundary_ns - j->period_ns
-			      : 0;
+	wi->xrun_ns = 0;
+	for (unsigned int k = 0; k < LATE_CYCLES; k++)
+		if (j->late_ns[k] > wi->xrun_ns)
+			wi->xrun_ns = j->late_ns[k];
 	wi->lost_periods = 0;
 	wi->xrun_source = AL_XRUN_SERVER;
 	j->pending = 0;
@@ -217,8 +212,8 @@ static int
 jk_process(jack_nframes_t nframes, void *arg)
 {
 	struct jk *j = arg;
-	int64_t wake_ns = al_clock_now_ns(), next_ns, t0_ns, t1_ns, off_ns;
-	jack_nframes_t cur_frames;
+	int64_t wake_ns = al_clock_now_ns(), start_ns, next_ns, t0_ns, t1_ns;
+	jack_nframes_t cur_frames, since;
 	jack_time_t cur_us, next_us;
 	struct al_write_info wi = { 0 };
 	struct al_wake w;
@@ -232,26 +227,24 @@ jk_process(jack_nframes_t nframes, void *arg)
 		return 0;
 	}
 	w.wake_ns = wake_ns;
-	off_ns = j->offset_ns;
-	if (j->clock_raw) {
-		/*
-		 * RAW onto MONOTONIC, read between two of ours: the error is half
-		 * the time between them, read again (a few times) if preempted
-		 */
-		int64_t m1_ns = wake_ns, raw_ns = raw_now_ns(), m2_ns = al_clock_now_ns();
-
-		for (i = 0; i < 3 && m2_ns - m1_ns > MAP_READ_NS; i++) {
-			m1_ns = m2_ns;
-			raw_ns = raw_now_ns();
-			m2_ns = al_clock_now_ns();
-		}
-		off_ns = m1_ns + (m2_ns - m1_ns) / 2 - raw_ns;
+	/*
+	 * When the server began this cycle, from above and to a frame: JACK2
+	 * stamps its driver's wake-up, PipeWire's libjack its driver's clock
+	 * (a difference on the server's clock: no mapping onto ours). Our own
+	 * wake-up is also no earlier.
+	 */
+	since = jack_frames_since_cycle_start(j->client);
+	start_ns = al_clock_now_ns() - (int64_t)since * AL_NS_PER_SEC / j->rate_hz;
+	if ((int64_t)since > SINCE_MAX_PERIODS * j->period_frames) {
+		start_ns = wake_ns;
+		j->since_bad++;
+	} else if (start_ns > wake_ns) {
+		start_ns = wake_ns;
 	}
 	if (jack_get_cycle_times(j->client, &cur_frames, &cur_us, &next_us, &period_us) == 0 &&
 	    cur_us) {
-		int64_t dll_ns = (int64_t)cur_us * AL_NS_PER_US + off_ns, fit_ns;
+		unsigned int xr = atomic_load_explicit(&j->xruns, memory_order_relaxed);
 
-		next_ns = (int64_t)next_us * AL_NS_PER_US + off_ns;
 		if (j->have_prev && j->period_frames > 0) {
 			/*
 			 * The counter, as far as our own wake-ups agree: PipeWire's
@@ -273,27 +266,40 @@ jk_process(jack_nframes_t nframes, void *arg)
 		j->frames += (int64_t)cycles * j->period_frames;
 		j->prev_frames = cur_frames;
 		/*
-		 * The cycle start is JACK's delay-locked loop's, which a server
-		 * just started or disturbed has off by milliseconds (seconds at
-		 * first); the frame clock fitted to our wake-ups over the frame
-		 * counter checks it, and stands in where they disagree.
+		 * The period boundary is the server's frame clock: a line fitted
+		 * over the frame counter to the earliest of its cycle starts
+		 * (pcmtime.h), so that its driver's own lateness counts and a
+		 * client ahead of us in the graph does not move it. Not JACK's
+		 * delay-locked loop (jack_get_cycle_times()): a server just
+		 * started, or disturbed by a client joining or an xrun, has it
+		 * off by milliseconds for seconds. A server whose driver falls
+		 * behind re-anchors its clock (jack2's timed drivers) and says
+		 * so with an xrun notification: a new line then, and whenever
+		 * its cycle starts stay off the line.
 		 */
-		fit_ns = al_grid_boundary(&j->grid, j->frames, wake_ns);
-		if (j->grid.fitted ? dll_ns - fit_ns > DLL_TRUST_NS || fit_ns - dll_ns > DLL_TRUST_NS
-				   /* before the fit: a cycle we run in began less than a period ago */
-				   : wake_ns - dll_ns > j->period_ns || dll_ns - wake_ns > DLL_TRUST_NS) {
-			w.boundary_ns = fit_ns;
-			j->bound_fit++;
-		} else {
-			w.boundary_ns = dll_ns;
-			j->bound_read++;
+		if (xr != j->grid_xruns) {
+			j->grid_xruns = xr;
+			al_grid_start(&j->grid, j->rate_hz);
+			j->lines++;
 		}
+		w.boundary_ns = al_grid_boundary(&j->grid, j->frames, start_ns);
+		j->late_ns[j->late_next++ % LATE_CYCLES] = start_ns - w.boundary_ns;
+		if (start_ns - w.boundary_ns > LINE_SLACK_NS || w.boundary_ns - start_ns > LINE_SLACK_NS) {
+			if (++j->line_off >= LINE_OFF_CYCLES) {
+				al_grid_start(&j->grid, j->rate_hz);
+				j->lines++;
+				j->line_off = 0;
+			}
+		} else {
+			j->line_off = 0;
+		}
+		j->bound_fit++;
 	} else {
-		/* no cycle times: the wake-up is all we know (latency 0, not measured) */
-		w.boundary_ns = wake_ns;
-		next_ns = wake_ns + j->period_ns;
+		/* no cycle times: the cycle start is all we know */
+		w.boundary_ns = start_ns;
 		j->bound_guessed++;
 	}
+	next_ns = w.boundary_ns + j->period_ns;
 	j->prev_wake_ns = wake_ns;
 	t1_ns = j->h->work(j->h->ctx, &t0_ns);
 
@@ -319,7 +325,7 @@ jk_process(jack_nframes_t nframes, void *arg)
 	}
 	/* the time left until the next cycle needs our output */
 	wi.margin_ns = next_ns - al_clock_now_ns();
-	cycle_xruns(j, cycles, w.boundary_ns, wake_ns, &wi);
+	cycle_xruns(j, cycles, wake_ns, &wi);
 	load = jack_cpu_load(j->client);
 	if (isfinite(load) && load >= 0) {
 		j->load_sum += load;
@@ -364,50 +370,6 @@ jk_buffer_size(jack_nframes_t nframes, void *arg)
 	if ((int64_t)nframes != j->period_frames)
 		atomic_store(&j->period_changed, 1);
 	return 0;
-}
-
-/* CLOCK_MONOTONIC - jack_get_time() (or - CLOCK_MONOTONIC_RAW), best of a few reads. */
-static int64_t
-offset_to(bool raw)
-{
-	int64_t best = INT64_MAX, off = 0;
-
-	for (int i = 0; i < 5; i++) {
-		int64_t a = al_clock_now_ns();
-		int64_t t = raw ? raw_now_ns() : (int64_t)jack_get_time() * AL_NS_PER_US;
-		int64_t b = al_clock_now_ns();
-
-		if (b - a < best) {
-			best = b - a;
-			off = (a + b) / 2 - t;
-		}
-	}
-	return off;
-}
-
-/*
- * Which clock is jack_get_time() (whole microseconds)? JACK2 on Linux uses
- * CLOCK_MONOTONIC_RAW, PipeWire's libjack CLOCK_MONOTONIC: check rather
- * than assume. RAW drifts from MONOTONIC (NTP), so it is mapped every cycle.
- */
-static void
-find_clock(struct jk *j)
-{
-	int64_t off = offset_to(false), raw_off = offset_to(true);
-
-	j->clock_raw = false;
-	j->offset_ns = 0;
-	if (off > -3 * AL_NS_PER_US && off < 3 * AL_NS_PER_US) {
-		snprintf(j->clock, sizeof(j->clock), "jack_get_time() is CLOCK_MONOTONIC");
-	} else if (off - raw_off > -3 * AL_NS_PER_US && off - raw_off < 3 * AL_NS_PER_US) {
-		j->clock_raw = true;
-		snprintf(j->clock, sizeof(j->clock), "jack_get_time() is CLOCK_MONOTONIC_RAW "
-			 "(%+lld ns now; mapped every cycle)", (long long)raw_off);
-	} else {
-		j->offset_ns = off;
-		snprintf(j->clock, sizeof(j->clock), "jack_get_time() is on an unknown clock, "
-			 "CLOCK_MONOTONIC %+lld ns at the start", (long long)-off);
-	}
 }
 
 /* The server's periods: the latency of a physical playback port in periods. */
@@ -455,7 +417,7 @@ jk_open(void *priv, struct al_config *cfg)
 	j->client = connect_server(name, cfg->device, &status);
 	if (!j->client) {
 		snprintf(j->error, sizeof(j->error), "JACK server '%.64s': %s", j->server,
-			 (status & JackServerFailed) ? "not running (no server of that name)"
+			 (status & JackServerFailed) ? "not running"
 			 : (status & JackVersionError) ? "protocol version mismatch"
 			 : "the client could not be opened");
 		return (status & JackServerFailed) ? -ENODEV : -EIO;
@@ -496,7 +458,6 @@ jk_open(void *priv, struct al_config *cfg)
 		return -EIO;
 	}
 	jack_on_info_shutdown(j->client, jk_shutdown, j);
-	find_clock(j);
 	periods = server_periods(j);
 
 	/* the server decides: record what it runs */
@@ -579,25 +540,28 @@ jk_info(void *priv, struct al_backend_info *out)
 	snprintf(out->detail, sizeof(out->detail), "%.150s%s", j->detail,
 		 atomic_load(&j->period_changed) ? "; the server changed its period during the run"
 						 : "");
-	snprintf(out->clock, sizeof(out->clock), "%s", j->clock);
+	snprintf(out->clock, sizeof(out->clock),
+		 "CLOCK_MONOTONIC; cycle starts from jack_frames_since_cycle_start() (to a frame)");
 	snprintf(out->error, sizeof(out->error), "%s", j->error);
 	if (j->load_n) {
 		out->dsp_load_valid = true;
 		out->dsp_load_mean_pct = j->load_sum / (double)j->load_n;
 		out->dsp_load_max_pct = j->load_max;
 	}
-	out->bound_total = j->bound_read + j->bound_fit + j->bound_guessed;
-	out->bound_estimated = j->bound_fit + j->bound_guessed;
+	out->bound_total = j->bound_fit + j->bound_guessed;
+	out->bound_estimated = out->bound_total;
 	if (j->bound_guessed)
 		snprintf(out->bound_note, sizeof(out->bound_note),
-			 "jack_get_cycle_times() failed: the wake-up stands for the cycle start");
-	else if (j->bound_fit)
+			 "jack_get_cycle_times() failed %llu times: the cycle start stood for the "
+			 "boundary then", (unsigned long long)j->bound_guessed);
+	else
 		snprintf(out->bound_note, sizeof(out->bound_note),
-			 "JACK's cycle start was over 1 ms off the frame clock fitted to our wake-ups "
-			 "(its DLL settling): the fit stood in");
+			 "the server's frame clock: a line over its frame counter fitted to its cycle "
+			 "starts (%llu lines; %llu starts unusable, our wake-up stood in)",
+			 (unsigned long long)j->lines + 1, (unsigned long long)j->since_bad);
 	snprintf(out->negative_note, sizeof(out->negative_note),
-		 "the cycle start is mapped onto CLOCK_MONOTONIC between two clock reads "
-		 "(within 2.5 us)");
+		 "the line fitted to the server's cycle starts lies microseconds after one that "
+		 "came early (within its fit), or after all of them when its clock moved back");
 	if (j->stalls || j->merged || j->server_xruns || j->counter_jumps) {
 		size_t len = strlen(out->detail);
 

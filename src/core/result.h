@@ -66,7 +66,7 @@ struct al_backend_info {
 	char xrun_reject[96];     /* why the last stamps were rejected, "" */
 	uint64_t bound_total;     /* period boundaries the backend gave (0: not counted) */
 	uint64_t bound_estimated; /* of them, estimated (a fitted grid, our account), not read */
-	char bound_note[120];     /* how the estimated ones were found, "" */
+	char bound_note[160];     /* how the estimated ones were found, "" */
 	char negative_note[160];  /* what can make a wake latency negative here, "" when nothing */
 };
 

@@ -23,15 +23,19 @@ t_json "the periods match the run's length (50..110 %)" \
 	'(.duration_ns / .config.period_ns) as $n | .total.periods >= 0.5 * $n and .total.periods <= 1.1 * $n + 2' "$J"
 t_json "the server is recorded as the device" ".config.device == \"$NAME\"" "$J"
 echo "# wake latency: $(jq -c '.total.wake_latency_ns | {min, p50, max, count}' "$J" 2>/dev/null)"
-t_json "wake latency is above zero" '.total.wake_latency_ns.min > 0' "$J"
-# a clock mix-up (JACK2's CLOCK_MONOTONIC_RAW taken as CLOCK_MONOTONIC) shifts every
-# wake-up by the clocks' offset; some wake-up comes within a period of its cycle start
+# (to a frame, 20.8 us: the line fitted to the server's cycle starts may lie
+# a little after one of them, and we may wake within a frame of it)
+t_json "wake latency is above zero (to a frame)" \
+	'.total.wake_latency_ns.min > -20834 and .total.wake_latency_ns.p50 > 0' "$J"
+# a clock mix-up (a time on JACK2's CLOCK_MONOTONIC_RAW taken as CLOCK_MONOTONIC) shifts
+# every wake-up by the clocks' offset; some wake-up comes within a period of its cycle start
 t_json "the least wake latency is within one period" '.total.wake_latency_ns.min < 5333333' "$J"
 t_json "median interval is one period (within 20 %)" \
 	'(.total.interval_ns.p50 - 5333333) | fabs < 1066667' "$J"
 t_json "JACK's DSP load is recorded (0..100 %)" \
 	'.backend.dsp_load_mean_pct > 0 and .backend.dsp_load_max_pct <= 100' "$J"
-t_json "the clock of jack_get_time() is named" '.backend.clock | test("CLOCK_MONOTONIC")' "$J"
+t_json "the clock and where cycle starts come from are named" \
+	'.backend.clock | test("^CLOCK_MONOTONIC; cycle starts from jack_frames_since_cycle_start")' "$J"
 t_json "not interrupted" '.interrupted == false' "$J"
 
 t_exit 0 "the text report runs" "$AUDIOLAT" run -b jack -D "$NAME" -d 1s --no-db --no-histogram

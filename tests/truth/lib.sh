@@ -128,7 +128,7 @@ tjq() {
 		t_result 1 "$desc"
 		return
 	fi
-	jq -e "$@" "$filter" "$file" >/dev/null 2>&1
+	json_ok "$@" "$filter" "$file"
 	rc=$?
 	if [ $rc -ne 0 ]; then
 		echo "# false: $(echo "$filter" | tr '\n\t' '  ')"
