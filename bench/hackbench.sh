@@ -11,12 +11,9 @@ rounds=${1:-7}
 shift || true
 args=("$@")
 [ ${#args[@]} -gt 0 ] || args=(-g 10 -f 20 -l 100)
-build=${BUILD:-build}
-A=${AUDIOLAT:-$build/src/cli/audiolat}
-command -v hackbench >/dev/null || { echo "hackbench missing: apt-get install rt-tests" >&2; exit 4; }
-[ -x "$A" ] || { echo "build audiolat first (make)" >&2; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/common.sh"
+bench_need hackbench rt-tests
+bench_init
 
 t_of() { awk '/^Time:/ { print $2 }'; }
 

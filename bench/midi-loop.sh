@@ -16,15 +16,10 @@ rounds=${1:-3}
 samples=${2:-1000}
 period=${3:-256}
 rate=${4:-48000}
-build=${BUILD:-build}
-A=${AUDIOLAT:-$build/src/cli/audiolat}
-for p in jackd jack_midi_latency_test jack_wait jack_lsp jq; do
-	command -v $p >/dev/null || { echo "$p missing: apt-get install jackd2 jq" >&2; exit 4; }
-done
-[ "${LOAD:-0}" = 1 ] && ! command -v hackbench >/dev/null &&
-	{ echo "hackbench missing: apt-get install rt-tests" >&2; exit 4; }
-[ -x "$A" ] || { echo "build audiolat first (make)" >&2; exit 1; }
-tmp=$(mktemp -d)
+. "$(dirname "$0")/common.sh"
+bench_need jackd jackd2 jack_midi_latency_test jackd2 jack_wait jackd2 jack_lsp jackd2 jq jq
+[ "${LOAD:-0}" = 1 ] && bench_need hackbench rt-tests
+bench_init
 server="al-bench-midi-$$"
 jackd_pid=
 thru_pid=
@@ -34,9 +29,8 @@ cleanup() {
 	[ -n "$thru_pid" ] && kill "$thru_pid" 2>/dev/null && wait "$thru_pid" 2>/dev/null
 	[ -n "$jackd_pid" ] && kill "$jackd_pid" 2>/dev/null && wait "$jackd_pid" 2>/dev/null
 	rm -f "/dev/shm/jack_${server}_$(id -u)_0"
-	rm -rf "$tmp"
+	bench_cleanup
 }
-trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # JACK2 runs at most 8 servers on a machine: wait up to 60 s for a slot

@@ -13,21 +13,16 @@ rounds=${1:-5}
 period=${2:-256}
 rate=${3:-48000}
 secs=${4:-3}
-build=${BUILD:-build}
-A=${AUDIOLAT:-$build/src/cli/audiolat}
-for p in jackd jack_iodelay jack_connect jack_wait jq stdbuf; do
-	command -v $p >/dev/null || { echo "$p missing: apt-get install jackd2 jq coreutils" >&2; exit 4; }
-done
-[ -x "$A" ] || { echo "build audiolat first (make)" >&2; exit 1; }
-tmp=$(mktemp -d)
+. "$(dirname "$0")/common.sh"
+bench_need jackd jackd2 jack_iodelay jackd2 jack_connect jackd2 jack_wait jackd2 jq jq stdbuf coreutils
+bench_init
 server="al-bench-rt-$$"
 jackd_pid=
 cleanup() {
 	[ -n "$jackd_pid" ] && kill "$jackd_pid" 2>/dev/null && wait "$jackd_pid" 2>/dev/null
 	rm -f "/dev/shm/jack_${server}_$(id -u)_0"
-	rm -rf "$tmp"
+	bench_cleanup
 }
-trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 JACK_NO_AUDIO_RESERVATION=1 jackd -n "$server" -d dummy -r "$rate" -p "$period" >"$tmp/jackd.log" 2>&1 &

@@ -10,13 +10,11 @@ set -eu
 rounds=${1:-5}
 secs=${2:-10}
 cpu=${3:-1}
-build=${BUILD:-build}
-A=$build/src/cli/audiolat
+. "$(dirname "$0")/common.sh"
 H=$build/bench/bench-trace-instance
-[ -x "$A" ] && [ -x "$H" ] || { echo "build first (ninja -C $build)" >&2; exit 1; }
+[ -x "$H" ] || { echo "build first (ninja -C $build)" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || { echo "tracing needs root" >&2; exit 4; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+bench_init
 
 run() { # off|on -> "p50 p99 max" in us
 	local pre=()
