@@ -256,12 +256,23 @@ close_fds_from(int first)
 		close((int)fd);
 }
 
+/* Every CPU the machine has. */
+static void
+all_cpus(void)
+{
+	cpu_set_t all;
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+
+	CPU_ZERO(&all);
+	for (long c = 0; c < n && c < CPU_SETSIZE; c++)
+		CPU_SET(c, &all);
+	sched_setaffinity(0, sizeof(all), &all);
+}
+
 static int
 apply_sched(const struct al_load_opts *o, struct al_load_shm *shm)
 {
 	struct sched_param sp = { .sched_priority = 0 };
-	cpu_set_t all;
-	long n, c;
 
 	if (!o->cpus_all) {
 		if (sched_setaffinity(0, sizeof(o->cpus), &o->cpus))
@@ -269,11 +280,7 @@ apply_sched(const struct al_load_opts *o, struct al_load_shm *shm)
 					    strerror(errno));
 	} else {
 		/* undo a pinning inherited from the controller */
-		CPU_ZERO(&all);
-		n = sysconf(_SC_NPROCESSORS_CONF);
-		for (c = 0; c < n && c < CPU_SETSIZE; c++)
-			CPU_SET(c, &all);
-		sched_setaffinity(0, sizeof(all), &all);
+		all_cpus();
 	}
 	if (o->policy == SCHED_RR || o->policy == SCHED_FIFO)
 		sp.sched_priority = o->prio;
@@ -287,20 +294,19 @@ apply_sched(const struct al_load_opts *o, struct al_load_shm *shm)
 	return 0;
 }
 
+/*
+ * Back to every CPU at SCHED_OTHER. The CPUs first: dropped to SCHED_OTHER
+ * while still pinned beside the real-time worker it left there, the
+ * supervisor would wait for that worker to yield the CPU.
+ */
 static void
 leave_load_sched(void)
 {
 	struct sched_param sp = { .sched_priority = 0 };
-	cpu_set_t all;
-	long n, c;
 
+	all_cpus();
 	sched_setscheduler(0, SCHED_OTHER, &sp);
 	setpriority(PRIO_PROCESS, 0, 0);
-	CPU_ZERO(&all);
-	n = sysconf(_SC_NPROCESSORS_CONF);
-	for (c = 0; c < n && c < CPU_SETSIZE; c++)
-		CPU_SET(c, &all);
-	sched_setaffinity(0, sizeof(all), &all);
 }
 
 /* Tell the controller the setup is done: 'r' ready, 'e' failed (error in shm). */

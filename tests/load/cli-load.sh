@@ -227,7 +227,7 @@ if [ "$(id -u)" -eq 0 ] && ! command -v setpriv >/dev/null; then
 else
 	t_exit 4 "rt-migrate without SCHED_FIFO permission exits 4" \
 		bash -c 'ulimit -r 0 && exec "$@"' rtprio0 "${drop[@]}" "$A" load rt-migrate -d 2s -q
-	t_grep "$ERR" "^audiolat load: rt-migrate: SCHED_FIFO priority [0-9]+: Operation not permitted \(needs root, CAP_SYS_NICE or an rtprio limit\)$" \
+	t_grep "$ERR" "^audiolat load: rt-migrate: SCHED_FIFO priority [0-9]+: Operation not permitted \(needs root, CAP_SYS_NICE or an rtprio limit\) \(not permitted\)$" \
 		"the missing permission is named in one line"
 fi
 
@@ -261,9 +261,8 @@ t_sched() {
 	[ -z "$bad" ] || echo "# workers not at '$want': $bad"
 	[ "$n" -ge "$MIN_WORKERS" ] || echo "# $n workers, expected at least $MIN_WORKERS"
 	t_result $([ -z "$bad" ] && [ "$n" -ge "$MIN_WORKERS" ] && echo 0 || echo 1) "$desc ($n workers)"
-	# (the supervisor drops to SCHED_OTHER before it leaves the load's CPUs:
-	# beside a real-time worker on them it gets there only when RT
-	# throttling lets it run, about 0.8 s here: waited for)
+	# (it leaves the load's CPUs before it drops to SCHED_OTHER, then says
+	# the load is ready; the workers may be seen running a moment before)
 	t_wait 5 "... and the supervisor back at SCHED_OTHER, nice 0, on CPUs $all" supervisors_back "$all" "$@"
 }
 # supervisors_back CPUS PGID...: the leaders of the groups are at SCHED_OTHER, nice 0, on CPUS

@@ -78,7 +78,7 @@ t_jcheck "no loop: JSON valid false, no delay" "$T_TMP/none.json" '.valid == fal
 	and .status == "no-signal" and .delay_frames == null and .in == "system:capture_1"
 	and .out == "system:playback_1"'
 t_exit 4 "--out names a missing port" "$AUDIOLAT" roundtrip --out nosuch:port -d 2
-t_exit 1 "--out names a capture port" "$AUDIOLAT" roundtrip --out system:capture_1 -d 2
+t_exit 2 "--out names a capture port (a usage error)" "$AUDIOLAT" roundtrip --out system:capture_1 -d 2
 t_grep "$ERR" 'not an audio input' "says why"
 
 # ALSA through JACK: pcm rtplay plays into pcm rtcap's port. Only the
