@@ -13,16 +13,6 @@
 
 #include <jansson.h>
 
-/*
- * Write s as text that is safe in element content and in quoted
- * attribute values of both HTML and XML: & < > " ' become entities;
- * bytes that are not UTF-8 (overlong forms, surrogates and code points
- * above U+10FFFF included), control characters other than tab and
- * newline, DEL, the C1 controls and the non-characters (U+FDD0..U+FDEF,
- * U+xFFFE, U+xFFFF) become U+FFFD. NULL writes nothing.
- */
-void al_html_escape(FILE *f, const char *s);
-
 /* One result to render: a document and where it came from (a file name, "db:12", NULL). */
 struct al_html_input {
 	const json_t *doc;
