@@ -511,14 +511,17 @@ scope_title(const json_t *scope, char *buf, size_t size)
 	return buf;
 }
 
-static const json_t *
-result_by_key(const json_t *cmp, const char *key)
+const json_t *
+al_compare_result(const json_t *cmp, const char *key)
 {
 	const json_t *r;
 	size_t i;
 
-	json_array_foreach(json_object_get(cmp, "results"), i,
-			   r) if (!strcmp(al_doc_str(r, "key", ""), key)) return r;
+	json_array_foreach(json_object_get(cmp, "results"), i, r)
+	{
+		if (!strcmp(al_doc_str(r, "key", ""), key))
+			return r;
+	}
 	return NULL;
 }
 
@@ -555,8 +558,8 @@ text_table(const json_t *cmp, const json_t *scope, FILE *f)
 	{
 		const char *key = al_doc_str(row, "key", "?");
 
-		al_text_term_safe(al_doc_str(result_by_key(cmp, key), "label", "?"), label, sizeof(label),
-			  24);
+		al_text_term_safe(al_doc_str(al_compare_result(cmp, key), "label", "?"), label,
+				  sizeof(label), 24);
 		fmt_num(b[0], sizeof(b[0]), ms_of(row, "max_latency_ns"), "%.3f", " ms");
 		fmt_num(b[1], sizeof(b[1]), al_doc_real(row, "max_latency_pct_of_buffer", NAN),
 			"%.1f", " %");
@@ -720,7 +723,7 @@ al_compare_markdown(const json_t *cmp, FILE *f)
 				1e3, true);
 			fmt_num(b[6], sizeof(b[6]), al_doc_real(row, "xruns", NAN), "%.0f", NULL);
 			fprintf(f, "| %s | ", key);
-			md_escape(f, al_doc_str(result_by_key(cmp, key), "label", "?"), 60);
+			md_escape(f, al_doc_str(al_compare_result(cmp, key), "label", "?"), 60);
 			fprintf(f, " | %s | %s | %s | %s | %s | %s | %s |\n", b[0], b[1], b[2],
 				b[3], b[4], b[5], b[6]);
 		}

@@ -44,6 +44,9 @@ struct al_compare_opts {
 int al_compare(const struct al_compare_input *in, size_t n, const struct al_compare_opts *o,
 	       json_t **out);
 
+/* The result of a comparison (either kind) called key ("A", "B", ...), NULL if none. */
+const json_t *al_compare_result(const json_t *cmp, const char *key);
+
 /* The table (per phase when there are several) and one line per verdict. */
 void al_compare_text(const json_t *cmp, FILE *f);
 /* The same as Markdown tables, to paste into a patch description. */
