@@ -28,9 +28,6 @@ void al_report_run_text(const json_t *doc, const struct al_text_opts *o, FILE *f
 /* The one plain closing line: "summary: backend=sim ... result=PASS" ("-": not measured). */
 void al_report_summary_line(const json_t *doc, const char *verdict, FILE *f);
 
-/* A throughput figure with an SI prefix: 2.33e9 "B/s" -> "2.33 GB/s", 354694 "1/s" -> "355 k/s". */
-void al_format_si(double v, const char *unit, char *buf, size_t size);
-
 /*
  * A JSON string from text that came from outside (hostnames, command
  * lines, file names, labels): bytes that are not valid UTF-8 become '?', so

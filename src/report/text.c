@@ -13,6 +13,7 @@
 #include "core/text.h"
 #include "core/units.h"
 #include "doc.h"
+#include "format.h"
 #include "report.h"
 
 #define BAR_WIDTH 40
@@ -152,24 +153,6 @@ ascii_histogram(const json_t *hist, const json_t *summary, FILE *f)
 		fprintf(f, "  %10s - %-10s %12" PRId64 " |%.*s\n", lo, hi, counts[i], width,
 			"########################################");
 	}
-}
-
-/* 2.33e9 "B/s" -> "2.33 GB/s"; 354694 "1/s" -> "355 k/s". */
-void
-al_format_si(double v, const char *unit, char *buf, size_t size)
-{
-	static const char *const pfx[] = { "", "k", "M", "G", "T", "P" };
-	bool per = !strcmp(unit, "1/s");
-	int p = 0;
-
-	while (fabs(v) >= 1000 && p < 5) {
-		v /= 1000;
-		p++;
-	}
-	if (per)
-		snprintf(buf, size, "%.3g %s/s", v, pfx[p]);
-	else
-		snprintf(buf, size, "%.3g %s%s", v, pfx[p], unit);
 }
 
 static void
