@@ -264,7 +264,7 @@ key_known(const struct scope_key *keys, size_t n, const char *name, int occ)
 
 /* The phases over all results, in order of first appearance: (name, occurrence). */
 static int
-collect_phases(const struct al_compare_input *in, size_t n, struct scope_key **out, size_t *n_out,
+collect_phases(const struct al_report_doc *in, size_t n, struct scope_key **out, size_t *n_out,
 	       bool *multi)
 {
 	struct scope_key *keys = NULL;
@@ -316,7 +316,7 @@ copy_of(const json_t *doc, const char *path)
 }
 
 static json_t *
-result_json(const struct al_compare_input *in, const char *key)
+result_json(const struct al_report_doc *in, const char *key)
 {
 	const json_t *d = in->doc;
 
@@ -332,7 +332,7 @@ result_json(const struct al_compare_input *in, const char *key)
 }
 
 static json_t *
-scope_json(const struct al_compare_input *in, size_t n, const struct scope_key *key,
+scope_json(const struct al_report_doc *in, size_t n, const struct scope_key *key,
 	   int scope_index, const struct al_compare_opts *o, int *err)
 {
 	struct scope_data *sd = calloc(n, sizeof(*sd));
@@ -393,7 +393,7 @@ out:
 }
 
 int
-al_compare(const struct al_compare_input *in, size_t n, const struct al_compare_opts *o,
+al_compare(const struct al_report_doc *in, size_t n, const struct al_compare_opts *o,
 	   json_t **out)
 {
 	struct scope_key total = {NULL, 0}, *keys = NULL;

@@ -153,7 +153,7 @@ al__html_compare_section(FILE *f, const json_t *cmp)
 }
 
 void
-al__html_overview(struct html_ctx *c, const struct al_html_input *in, size_t n,
+al__html_overview(struct html_ctx *c, const struct al_report_doc *in, size_t n,
 		  const struct al_dhist *h)
 {
 	const json_t **docs = calloc(n, sizeof(*docs));

@@ -59,7 +59,7 @@ midi_card_dur(FILE *f, const json_t *doc, const char *path, const char *what)
 
 /* The heading and the line under it: what was measured, where and when. */
 static void
-midi_head(FILE *f, const struct al_html_input *in, size_t idx, size_t n)
+midi_head(FILE *f, const struct al_report_doc *in, size_t idx, size_t n)
 {
 	const json_t *doc = in->doc;
 
@@ -218,7 +218,7 @@ midi_config_tables(FILE *f, const json_t *doc)
 }
 
 void
-al__html_midi_section(struct html_ctx *c, const struct al_html_input *in, size_t idx, size_t n,
+al__html_midi_section(struct html_ctx *c, const struct al_report_doc *in, size_t idx, size_t n,
 		      const struct al_dhist *h)
 {
 	const json_t *doc = in->doc;

@@ -20,7 +20,7 @@
 
 #include "doc.h"
 #include "escape.h"
-#include "html.h"
+#include "report.h"
 #include "svg.h"
 
 /* The page being written. */
@@ -114,14 +114,14 @@ void al__html_plot_midi_timeline(struct html_ctx *c, const json_t *tl, double in
  * The section of result idx of n: in->doc and h, its decoded histogram
  * (wake latencies of a run, deltas of a MIDI result).
  */
-void al__html_run_section(struct html_ctx *c, const struct al_html_input *in, size_t idx, size_t n,
+void al__html_run_section(struct html_ctx *c, const struct al_report_doc *in, size_t idx, size_t n,
 			  const struct al_dhist *h);
-void al__html_midi_section(struct html_ctx *c, const struct al_html_input *in, size_t idx, size_t n,
+void al__html_midi_section(struct html_ctx *c, const struct al_report_doc *in, size_t idx, size_t n,
 			   const struct al_dhist *h);
 /* The comparison (audiolat.compare/1) with every verdict. */
 void al__html_compare_section(FILE *f, const json_t *cmp);
 /* The runs among in[0..n) (h[i] goes with in[i]) in one table and one CCDF. */
-void al__html_overview(struct html_ctx *c, const struct al_html_input *in, size_t n,
+void al__html_overview(struct html_ctx *c, const struct al_report_doc *in, size_t n,
 		       const struct al_dhist *h);
 
 #endif

@@ -269,7 +269,7 @@ config_tables(FILE *f, const json_t *doc)
 }
 
 void
-al__html_run_section(struct html_ctx *c, const struct al_html_input *in, size_t idx, size_t n,
+al__html_run_section(struct html_ctx *c, const struct al_report_doc *in, size_t idx, size_t n,
 		     const struct al_dhist *h)
 {
 	FILE *f = c->f;

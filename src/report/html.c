@@ -9,7 +9,9 @@
 #define AL_HTML_INTERNAL
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "compare.h"
 #include "html-private.h"
 
 static const char css[] =
@@ -53,66 +55,50 @@ static const char css[] =
     ".same{color:#555}.warnings li{color:#b26b00}code{font-size:.9em;word-break:break-all}\n"
     ".small{font-size:.85em;color:#555}footer{margin-top:3em;color:#777;font-size:.85em}\n";
 
-int
-al_report_html(FILE *f, const struct al_html_input *in, size_t n, const struct al_html_opts *o)
+/*
+ * The histogram each section plots: a run's wake latencies; a MIDI
+ * result's deltas, with their exact extremes when the document has them.
+ */
+static int
+decode_hist(const json_t *d, struct al_dhist *h)
 {
-	const char *title = o && o->title ? o->title : "audiolat report";
-	struct html_ctx c = {.f = f};
-	struct al_dhist *h;
-	size_t i, runs = 0;
-	char err[160];
-	int rc = 0;
+	int rc;
 
-	for (i = 0; i < n; i++)
-		if (al_doc_check(in[i].doc, err, sizeof(err)))
-			return -EINVAL;
-	h = calloc(n ? n : 1, sizeof(*h));
-	if (!h)
-		return -ENOMEM;
-	for (i = 0; i < n && !rc; i++) {
-		const json_t *d = in[i].doc;
-
-		if (al_doc_is_run(d)) {
-			rc = al_dhist_from_json(al_doc_get(d, "total.histogram.wake_latency_ns"),
-						al_doc_get(d, "total.wake_latency_ns"), &h[i]);
-			runs++;
-			continue;
-		}
-		/* MIDI: the deltas, with their exact extremes when the document has them */
-		rc = al_dhist_from_json(json_object_get(d, "histogram"), NULL, &h[i]);
-		if (!rc && h[i].count && json_is_integer(json_object_get(d, "delta_min_ns")) &&
-		    json_is_integer(json_object_get(d, "delta_max_ns")) &&
-		    al_doc_int(d, "delta_min_ns", 0) <= al_doc_int(d, "delta_max_ns", 0)) {
-			h[i].min_ns = al_doc_int(d, "delta_min_ns", 0);
-			h[i].max_ns = al_doc_int(d, "delta_max_ns", 0);
-		}
+	if (al_doc_is_run(d))
+		return al_dhist_from_json(al_doc_get(d, "total.histogram.wake_latency_ns"),
+					  al_doc_get(d, "total.wake_latency_ns"), h);
+	rc = al_dhist_from_json(json_object_get(d, "histogram"), NULL, h);
+	if (!rc && h->count && json_is_integer(json_object_get(d, "delta_min_ns")) &&
+	    json_is_integer(json_object_get(d, "delta_max_ns")) &&
+	    al_doc_int(d, "delta_min_ns", 0) <= al_doc_int(d, "delta_max_ns", 0)) {
+		h->min_ns = al_doc_int(d, "delta_min_ns", 0);
+		h->max_ns = al_doc_int(d, "delta_max_ns", 0);
 	}
-	if (rc)
-		goto out;
+	return rc;
+}
+
+static void
+page_head(FILE *f, const struct al_report_input *in, const char *title)
+{
 	fputs("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n"
 	      "<meta charset=\"utf-8\"/>\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
 	      "<meta name=\"generator\" content=\"audiolat " AL_VERSION "\"/>\n<title>",
 	      f);
 	esc(f, title);
-	if (n == 1) {
+	if (in->n == 1) {
 		fputs(": ", f);
-		esc(f, al_doc_label(in[0].doc));
+		esc(f, al_doc_label(in->docs[0].doc));
 	}
 	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", css);
 	esc(f, title);
-	fprintf(f, "</h1>\n<p class=\"sub\">%zu result%s · audiolat %s</p>\n", n, n == 1 ? "" : "s",
-		AL_VERSION);
-	if (o && o->compare)
-		al__html_compare_section(f, o->compare);
-	if (runs > 1)
-		al__html_overview(&c, in, n, h);
-	for (i = 0; i < n; i++) {
-		if (al_doc_is_run(in[i].doc))
-			al__html_run_section(&c, &in[i], i, n, &h[i]);
-		else
-			al__html_midi_section(&c, &in[i], i, n, &h[i]);
-	}
+	fprintf(f, "</h1>\n<p class=\"sub\">%zu result%s · audiolat %s</p>\n", in->n,
+		in->n == 1 ? "" : "s", AL_VERSION);
+}
+
+static void
+page_foot(FILE *f)
+{
 	fputs("<footer>Made by audiolat " AL_VERSION ". Wake latency: how late the audio thread "
 	      "woke after its period boundary, for every period due (a period a stall swallowed "
 	      "counts until the thread was next seen running); max latency is its longest, and "
@@ -120,11 +106,56 @@ al_report_html(FILE *f, const struct al_html_input *in, size_t n, const struct a
 	      "latencytest's total latency. 1MS/2MS factor: the share of periods within 1 ms / "
 	      "2 ms of on time.</footer>\n</body>\n</html>\n",
 	      f);
+}
+
+static int
+html_write(const struct al_report_input *in, FILE *f)
+{
+	const char *title = in->title ? in->title : "audiolat report";
+	const json_t *cmp = in->compare;
+	struct html_ctx c = {.f = f};
+	struct al_dhist *h;
+	size_t i, runs = 0;
+	char err[160];
+	int rc = 0;
+
+	for (i = 0; i < in->n; i++)
+		if (al_doc_check(in->docs[i].doc, err, sizeof(err)))
+			return -EINVAL;
+	h = calloc(in->n ? in->n : 1, sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	for (i = 0; i < in->n && !rc; i++) {
+		rc = decode_hist(in->docs[i].doc, &h[i]);
+		runs += al_doc_is_run(in->docs[i].doc);
+	}
+	if (rc)
+		goto out;
+	page_head(f, in, title);
+	/* a comparison of runs; MIDI results have no section of their comparison */
+	if (cmp && !strcmp(al_doc_str(cmp, "schema", ""), AL_SCHEMA_COMPARE))
+		al__html_compare_section(f, cmp);
+	if (runs > 1)
+		al__html_overview(&c, in->docs, in->n, h);
+	for (i = 0; i < in->n; i++) {
+		if (al_doc_is_run(in->docs[i].doc))
+			al__html_run_section(&c, &in->docs[i], i, in->n, &h[i]);
+		else
+			al__html_midi_section(&c, &in->docs[i], i, in->n, &h[i]);
+	}
+	page_foot(f);
 	if (fflush(f) || ferror(f))
 		rc = -EIO;
 out:
-	for (i = 0; i < n; i++)
+	for (i = 0; i < in->n; i++)
 		al_dhist_free(&h[i]);
 	free(h);
 	return rc;
 }
+
+const struct al_reporter al_reporter_html = {
+	.name = "html",
+	.file_ext = "html",
+	.summary = "one self-contained page with plots: the comparison, an overview, every result",
+	.write = html_write,
+};

@@ -16,7 +16,6 @@
 #include "core/clock.h"
 #include "report/compare.h"
 #include "report/doc.h"
-#include "report/html.h"
 #include "report/report.h"
 
 #define HOSTILE "<script>alert('x')</script> & \"q\""
@@ -78,15 +77,15 @@ make_doc(int seed, int scale_pct)
 }
 
 static char *
-render(const struct al_html_input *in, size_t n, const json_t *cmp, int *rc)
+render(const struct al_report_doc *in, size_t n, const json_t *cmp, int *rc)
 {
-	struct al_html_opts o = {.title = "t " HOSTILE, .compare = cmp};
+	const struct al_report_input ri = {.docs = in, .n = n, .compare = cmp, .title = "t " HOSTILE};
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	*rc = al_report_html(f, in, n, &o);
+	*rc = al_reporter_html.write(&ri, f);
 	assert_int_equal(fclose(f), 0);
 	return buf;
 }
@@ -125,7 +124,7 @@ static void
 outside_strings_are_escaped(void **state)
 {
 	json_t *doc = make_doc(1, 100);
-	struct al_html_input in = {doc, "file <x>.json"};
+	struct al_report_doc in = {doc, "file <x>.json"};
 	char *html;
 	int rc;
 
@@ -156,8 +155,7 @@ static void
 parts_are_there(void **state)
 {
 	json_t *a = make_doc(1, 100), *b = make_doc(2, 150), *cmp = NULL;
-	struct al_html_input in[2] = {{a, "a.json"}, {b, "b.json"}};
-	struct al_compare_input ci[2] = {{a, "a.json"}, {b, "b.json"}};
+	struct al_report_doc in[2] = {{a, "a.json"}, {b, "b.json"}};
 	struct al_compare_opts co = AL_COMPARE_OPTS_DEFAULT;
 	char *html;
 	int rc;
@@ -182,7 +180,7 @@ parts_are_there(void **state)
 	assert_null(strstr(html, "<link"));
 	assert_null(strstr(html, "<img"));
 	free(html);
-	assert_int_equal(al_compare(ci, 2, &co, &cmp), 0);
+	assert_int_equal(al_compare(in, 2, &co, &cmp), 0);
 	html = render(in, 2, cmp, &rc);
 	assert_int_equal(rc, 0);
 	assert_int_equal(count(html, "<svg "), 7); /* 3 each and the overview's CCDF */
@@ -200,7 +198,7 @@ static void
 wrong_documents_are_refused(void **state)
 {
 	json_t *good = make_doc(1, 100), *bad = json_pack("{s:s}", "schema", "audiolat.check/1");
-	struct al_html_input in[2] = {{good, NULL}, {bad, NULL}};
+	struct al_report_doc in[2] = {{good, NULL}, {bad, NULL}};
 	char *html;
 	int rc;
 
@@ -231,8 +229,8 @@ midi_result(void **state)
 	    " \"events\": 4, \"deltas\": 3}]}",
 	    0, &e);
 	json_t *run = make_doc(1, 100), *cmp = NULL;
-	struct al_html_input in[2] = {{m, NULL}, {run, NULL}};
-	struct al_compare_input ci[2] = {{run, NULL}, {m, NULL}};
+	struct al_report_doc in[2] = {{m, NULL}, {run, NULL}};
+	struct al_report_doc ci[2] = {{run, NULL}, {m, NULL}};
 	struct al_compare_opts co = AL_COMPARE_OPTS_DEFAULT;
 	char *html;
 	int rc;
@@ -273,7 +271,7 @@ sparse_document_renders(void **state)
 		       "\"spikes\": [{\"t_ns\": \"x\", \"causes\": [{\"kind\": \"irq\"}, 5]}], "
 		       "\"xrun_events\": [{}]}",
 		       0, &e);
-	struct al_html_input in = {d, NULL};
+	struct al_report_doc in = {d, NULL};
 	char *html;
 	int rc;
 
