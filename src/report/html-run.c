@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format.h"
 #include "html-private.h"
 
 static void
@@ -63,15 +64,16 @@ throughput_cell(FILE *f, const json_t *tp)
 	fputs("<td class=\"small\">", f);
 	json_object_foreach((json_t *)tp, name, v)
 	{
-		char buf[48];
+		char buf[96];
 
 		if (!first)
 			fputs("<br/>", f);
 		first = false;
 		esc(f, name);
-		snprintf(buf, sizeof(buf), " %.6g ", al_doc_real(v, "value", 0));
-		fputs(buf, f);
-		esc(f, al_doc_str(v, "unit", ""));
+		/* "2.33 GB/s", "355 k/s", as the text report; the unit is the document's */
+		al_format_si(al_doc_real(v, "value", 0), al_doc_str(v, "unit", ""), buf, sizeof(buf));
+		fputc(' ', f);
+		esc(f, buf);
 	}
 	if (first)
 		fputs("-", f);

@@ -42,6 +42,9 @@ make_doc(int seed, int scale_pct)
 	snprintf(r.phases[1].name, sizeof(r.phases[1].name), "cmd <rm -rf /> & 'x'");
 	snprintf(r.phases[1].load, sizeof(r.phases[1].load), "cmd '%s'", HOSTILE);
 	r.phases[0].end_ns = r.phases[1].start_ns = 2 * AL_NS_PER_SEC;
+	r.phases[1].n_throughput = 2;
+	r.phases[1].throughput[0] = (struct al_metric){"bytes_per_s", 2.33155e9, "B/s"};
+	r.phases[1].throughput[1] = (struct al_metric){"messages_per_s", 354694, "1/s"};
 	r.phases[1].end_ns = 4 * AL_NS_PER_SEC;
 	snprintf(r.sys.nodename, sizeof(r.sys.nodename), "host\xff<b>");
 	snprintf(r.sys.release, sizeof(r.sys.release), "6.1.0-%d", seed);
@@ -171,6 +174,10 @@ parts_are_there(void **state)
 	assert_int_equal(count(html, "<path class=\"xrunmark\""), 1);
 	assert_int_equal(count(html, "<rect class=\"phase"), 2);
 	assert_int_equal(count(html, "<tr><td class=\"warn\">"), 1); /* the check */
+	/* a load's throughput with SI prefixes, as the text report has it (JSON keeps the number) */
+	assert_non_null(strstr(html, "bytes_per_s 2.33 GB/s"));
+	assert_non_null(strstr(html, "messages_per_s 355 k/s"));
+	assert_null(strstr(html, "e+09"));
 	/* self-contained: nothing to fetch */
 	assert_null(strstr(html, "src="));
 	assert_null(strstr(html, "href=\"http"));
