@@ -54,32 +54,40 @@ cards(FILE *f, const json_t *doc)
 	fputs("</div>\n", f);
 }
 
-static void
-throughput_cell(FILE *f, const json_t *tp)
-{
-	const char *name;
-	const json_t *v;
-	bool first = true;
+#define PHASE_COLUMNS 13 /* of phase_table()'s header */
 
-	fputs("<td class=\"small\">", f);
-	json_object_foreach((json_t *)tp, name, v)
+/*
+ * Under a phase's figures and across the table: its exact load, whether
+ * it failed, and what it did ("messages_per_s 10.3 k/s", as the text
+ * report has it; the unit is the document's).
+ */
+static void
+load_row(FILE *f, const json_t *ph)
+{
+	const char *err = al_doc_str(ph, "error", NULL), *name;
+	const json_t *v;
+
+	fprintf(f, "<tr class=\"load\"><td colspan=\"%d\"><span class=\"small\">", PHASE_COLUMNS);
+	esc(f, al_doc_str(ph, "load", ""));
+	if (err) {
+		fputs(" <span class=\"fail\">FAILED: ", f);
+		esc(f, err);
+		fputs("</span>", f);
+	}
+	json_object_foreach(json_object_get(ph, "throughput"), name, v)
 	{
 		char buf[96];
 
-		if (!first)
-			fputs("<br/>", f);
-		first = false;
-		esc(f, name);
-		/* "2.33 GB/s", "355 k/s", as the text report; the unit is the document's */
 		al_format_si(al_doc_real(v, "value", 0), al_doc_str(v, "unit", ""), buf, sizeof(buf));
+		fputs(" · ", f);
+		esc(f, name);
 		fputc(' ', f);
 		esc(f, buf);
 	}
-	if (first)
-		fputs("-", f);
-	fputs("</td>", f);
+	fputs("</span></td></tr>\n", f);
 }
 
+/* A row of figures per phase, and under it a row of what its load was and did. */
 static void
 phase_table(FILE *f, const json_t *doc)
 {
@@ -91,23 +99,13 @@ phase_table(FILE *f, const json_t *doc)
 	fputs("<h3>Phases</h3>\n<table class=\"phases\">\n<thead><tr><th>phase</th><th>time</th>"
 	      "<th>periods</th><th>max latency</th><th>% of buffer</th><th>1MS</th><th>2MS</th>"
 	      "<th>p50 wake</th><th>p99 wake</th><th>p99.9 wake</th><th>max interval</th>"
-	      "<th>xruns</th><th>lost</th><th>throughput</th></tr></thead>\n<tbody>\n",
+	      "<th>xruns</th><th>lost</th></tr></thead>\n<tbody>\n",
 	      f);
 	json_array_foreach(phases, i, ph)
 	{
-		const char *err = al_doc_str(ph, "error", NULL);
-
-		fputs("<tr><td><b>", f);
+		fputs("<tr class=\"phase\"><td><b>", f);
 		esc(f, al_doc_str(ph, "name", "?"));
-		fputs("</b><br/><span class=\"small\">", f);
-		esc(f, al_doc_str(ph, "load", ""));
-		fputs("</span>", f);
-		if (err) {
-			fputs("<br/><span class=\"fail\">FAILED: ", f);
-			esc(f, err);
-			fputs("</span>", f);
-		}
-		fprintf(f, "</td><td class=\"num\">%.1f-%.1f s</td>",
+		fprintf(f, "</b></td><td class=\"num\">%.1f-%.1f s</td>",
 			al_doc_real(ph, "start_ns", 0) / 1e9, al_doc_real(ph, "end_ns", 0) / 1e9);
 		al__html_td_int(f, ph, "periods");
 		al__html_td_dur(f, ph, "wake_latency_ns.max");
@@ -120,8 +118,8 @@ phase_table(FILE *f, const json_t *doc)
 		al__html_td_dur(f, ph, "interval_ns.max");
 		al__html_td_int(f, ph, "xruns");
 		al__html_td_int(f, ph, "lost_periods");
-		throughput_cell(f, json_object_get(ph, "throughput"));
 		fputs("</tr>\n", f);
+		load_row(f, ph);
 	}
 	fputs("</tbody></table>\n", f);
 }

@@ -27,6 +27,8 @@ static const char css[] =
     "th{background:#f4f4f4;font-weight:600}td.num{text-align:right;"
     "font-variant-numeric:tabular-nums;white-space:nowrap}\n"
     "table.kv th{width:12em}.kvs{display:flex;flex-wrap:wrap;gap:1.5em}"
+    "tr.phase td{border-bottom-style:none}tr.load td{border-top-style:none;padding-top:0;"
+    "overflow-wrap:anywhere}"
     ".kvs>div{flex:1 1 420px;min-width:0}.kvs td{word-break:break-word}\n"
     ".cards{display:flex;flex-wrap:wrap;gap:.6em;margin:.6em 0}.card{border:1px solid #ddd;"
     "border-radius:6px;padding:.4em .8em;min-width:7.5em;background:#fafafa}"

@@ -174,10 +174,16 @@ parts_are_there(void **state)
 	assert_int_equal(count(html, "<path class=\"xrunmark\""), 1);
 	assert_int_equal(count(html, "<rect class=\"phase"), 2);
 	assert_int_equal(count(html, "<tr><td class=\"warn\">"), 1); /* the check */
-	/* a load's throughput with SI prefixes, as the text report has it (JSON keeps the number) */
-	assert_non_null(strstr(html, "bytes_per_s 2.33 GB/s"));
-	assert_non_null(strstr(html, "messages_per_s 355 k/s"));
+	/*
+	 * Under each phase's figures a row across the table: its load and, with SI
+	 * prefixes as the text report has them (JSON keeps the number), what the load
+	 * did. No column of its own: the table fits the page.
+	 */
+	assert_int_equal(count(html, "<tr class=\"phase\">"), 2);
+	assert_int_equal(count(html, "<tr class=\"load\"><td colspan=\"13\">"), 2);
+	assert_non_null(strstr(html, " · bytes_per_s 2.33 GB/s · messages_per_s 355 k/s</span></td>"));
 	assert_null(strstr(html, "e+09"));
+	assert_null(strstr(html, "<th>throughput</th>"));
 	/* self-contained: nothing to fetch */
 	assert_null(strstr(html, "src="));
 	assert_null(strstr(html, "href=\"http"));
