@@ -136,8 +136,9 @@ int
 cli_write_json(const char *path, const json_t *doc)
 {
 	const struct al_report_doc d = { doc, NULL };
+	const struct al_report_input in = { .docs = &d, .n = 1 };
 
-	return write_report(&al_reporter_json, &(struct al_report_input){ .docs = &d, .n = 1 }, path);
+	return write_report(&al_reporter_json, &in, path);
 }
 
 int

@@ -78,7 +78,8 @@ load_row(FILE *f, const json_t *ph)
 	{
 		char buf[96];
 
-		al_format_si(al_doc_real(v, "value", 0), al_doc_str(v, "unit", ""), buf, sizeof(buf));
+		al_format_si(al_doc_real(v, "value", 0), al_doc_str(v, "unit", ""), buf,
+			     sizeof(buf));
 		fputs(" · ", f);
 		esc(f, name);
 		fputc(' ', f);

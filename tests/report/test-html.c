@@ -82,7 +82,8 @@ make_doc(int seed, int scale_pct)
 static char *
 render(const struct al_report_doc *in, size_t n, const json_t *cmp, int *rc)
 {
-	const struct al_report_input ri = {.docs = in, .n = n, .compare = cmp, .title = "t " HOSTILE};
+	const struct al_report_input ri = {
+	    .docs = in, .n = n, .compare = cmp, .title = "t " HOSTILE};
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
