@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Shared between the files of src/check only: the context and file helpers. */
+/* Shared between the files of src/check only: the context, the helpers, the checks. */
 #ifndef AL_CHECK_CHECK_PRIVATE_H
 #define AL_CHECK_CHECK_PRIVATE_H
 
@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "check.h"
+#include "core/result.h"
 
 #define CHECK_GROUPS_MAX 64
 #define CHECK_IRQ_THREADS_MAX 16
@@ -79,7 +79,10 @@ struct check_ctx {
 	struct check_procs procs;
 };
 
-/* Helpers (check.c). Paths are absolute ("/proc/cmdline"), below the root. */
+/*
+ * Helpers (check-util.c), which call nothing else of src/check. Paths are
+ * absolute ("/proc/cmdline"), below the root.
+ */
 __attribute__((format(printf, 4, 5))) int al__check_path(const struct check_ctx *c, char *buf,
 							 size_t size, const char *fmt, ...);
 int al__check_read(const struct check_ctx *c, const char *path, char *buf, size_t size);
@@ -92,12 +95,16 @@ int al__check_config(const struct check_ctx *c, const char *key, char *val, size
 bool al__check_cmdline(const struct check_ctx *c, const char *name, char *val, size_t size);
 bool al__check_is_digits(const char *s);
 bool al__check_has_cap(const struct check_ctx *c, int cap);
-void al__check_scan_procs(struct check_ctx *c);
-/* Fill c->preempt, c->preempt_source and c->preempt_dynamic (check-kernel.c). */
-void al__check_preempt_init(struct check_ctx *c);
 __attribute__((format(printf, 4, 5))) void al__check_set(struct al_syscheck *r, const char *status,
 							  const char *fix, const char *fmt, ...);
 void al__check_cpu_ranges(const int *cpus, int n, char *buf, size_t size);
+
+/* Fill c->id from root/proc/self/status (check-proc.c). */
+void al__check_read_ident(struct check_ctx *c);
+/* Fill c->procs from one pass over root/proc (check-proc.c). */
+void al__check_scan_procs(struct check_ctx *c);
+/* Fill c->preempt, c->preempt_source and c->preempt_dynamic (check-kernel.c). */
+void al__check_preempt_init(struct check_ctx *c);
 
 /* One function per check; each fills r completely. */
 void al__check_rtprio(struct check_ctx *c, struct al_syscheck *r);

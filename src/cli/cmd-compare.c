@@ -84,8 +84,7 @@ cmd_compare(int argc, char **argv)
 	struct al_compare_opts co = AL_COMPARE_OPTS_DEFAULT;
 	const char *json_path = NULL, *html_path = NULL, *db = NULL;
 	bool markdown = false, quiet = false, fail_on_worse = false, midi = false;
-	struct al_compare_input *in = NULL;
-	struct al_html_input *hin = NULL;
+	struct al_report_doc *in = NULL;
 	char(*sources)[512] = NULL;
 	json_t **docs = NULL, *cmp = NULL;
 	int opt, n, i, rc = AL_EXIT_OK, wrc;
@@ -147,17 +146,15 @@ cmd_compare(int argc, char **argv)
 				       "--json - and --html -: only one can go to stdout");
 	docs = calloc((size_t)n, sizeof(*docs));
 	in = calloc((size_t)n, sizeof(*in));
-	hin = calloc((size_t)n, sizeof(*hin));
 	sources = calloc((size_t)n, sizeof(*sources));
-	if (!docs || !in || !hin || !sources) {
+	if (!docs || !in || !sources) {
 		rc = cli_cmd_error(AL_EXIT_RUNTIME, "compare", "out of memory");
 		goto out;
 	}
 	for (i = 0; i < n && !rc; i++) {
 		rc = cli_doc_load("compare", argv[optind + i], db, &docs[i], sources[i],
 				  sizeof(sources[i]));
-		in[i] = (struct al_compare_input){docs[i], sources[i]};
-		hin[i] = (struct al_html_input){docs[i], sources[i]};
+		in[i] = (struct al_report_doc){docs[i], sources[i]};
 	}
 	/* all MIDI timing results (record, analyze), or all run results */
 	midi = n > 0 && !rc && al_doc_is_midi(docs[0]);
@@ -186,12 +183,9 @@ cmd_compare(int argc, char **argv)
 	}
 	if (!quiet && !(json_path && !strcmp(json_path, "-")) &&
 	    !(html_path && !strcmp(html_path, "-"))) {
-		if (midi)
-			al_compare_midi_table(cmp, markdown, stdout);
-		else if (markdown)
-			al_compare_markdown(cmp, stdout);
-		else
-			al_compare_text(cmp, stdout);
+		const struct al_report_input ri = {.docs = in, .n = (size_t)n, .compare = cmp};
+
+		(markdown ? &al_reporter_markdown : &al_reporter_text)->write(&ri, stdout);
 		fflush(stdout);
 	}
 	if (json_path) {
@@ -201,7 +195,7 @@ cmd_compare(int argc, char **argv)
 					   strerror(-wrc));
 	}
 	if (html_path && !rc)
-		rc = cli_write_html("compare", "--html", html_path, hin, (size_t)n,
+		rc = cli_write_html("compare", "--html", html_path, in, (size_t)n,
 				    midi ? NULL : cmp, "audiolat comparison");
 	if (!rc && fail_on_worse && any_worse(cmp))
 		rc = cli_cmd_error(
@@ -213,7 +207,6 @@ out:
 		json_decref(docs[i]);
 	free(docs);
 	free(in);
-	free(hin);
 	free(sources);
 	return rc;
 }

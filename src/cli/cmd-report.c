@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/html.h"
+#include "report/report.h"
 #include "cli.h"
 #include "commands.h"
 #include "doc-io.h"
@@ -47,7 +47,7 @@ int
 cmd_report(int argc, char **argv)
 {
 	const char *out = NULL, *title = NULL, *db = NULL;
-	struct al_html_input *in = NULL;
+	struct al_report_doc *in = NULL;
 	char(*sources)[512] = NULL;
 	json_t **docs = NULL;
 	int opt, n, i, rc = AL_EXIT_OK;
@@ -93,7 +93,7 @@ cmd_report(int argc, char **argv)
 	for (i = 0; i < n && !rc; i++) {
 		rc = cli_doc_load("report", argv[optind + i], db, &docs[i], sources[i],
 				  sizeof(sources[i]));
-		in[i] = (struct al_html_input){docs[i], sources[i]};
+		in[i] = (struct al_report_doc){docs[i], sources[i]};
 	}
 	if (!rc)
 		rc = cli_write_html("report", "-o", out, in, (size_t)n, NULL, title);

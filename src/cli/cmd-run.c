@@ -49,6 +49,8 @@ cmd_run(int argc, char **argv)
 {
 	struct al_run_cli p;
 	struct al_result r;
+	struct al_report_doc rd;
+	struct al_report_input ri;
 	json_t *doc;
 	const char *word;
 	char err[256], buf[32], lim[32];
@@ -74,14 +76,15 @@ cmd_run(int argc, char **argv)
 		al_result_free(&r);
 		return cli_cmd_error(AL_EXIT_RUNTIME, "run", "%s", strerror(ENOMEM));
 	}
+	rd = (struct al_report_doc){ doc, NULL };
+	ri = (struct al_report_input){ .docs = &rd, .n = 1, .verdict = word, .verbose = p.verbose,
+				       .no_histogram = p.no_histogram };
 	if (!p.quiet && !(p.json_path && !strcmp(p.json_path, "-"))) {
-		struct al_text_opts to = { .verbose = p.verbose, .no_histogram = p.no_histogram };
-
-		al_report_run_text(doc, &to, stdout);
+		al_reporter_text.write(&ri, stdout);
 		fputc('\n', stdout);
 	}
 	if (!(p.json_path && !strcmp(p.json_path, "-")))
-		al_report_summary_line(doc, word, stdout);
+		al_reporter_summary.write(&ri, stdout);
 	fflush(stdout);
 
 	if (p.json_path || !p.no_db) {
@@ -111,12 +114,8 @@ cmd_run(int argc, char **argv)
 			exit_code = AL_EXIT_RUNTIME;
 		}
 	}
-	if (p.html_path) {
-		const struct al_html_input in = { doc, NULL };
-
-		if (cli_write_html("run", "--html", p.html_path, &in, 1, NULL, NULL))
-			exit_code = AL_EXIT_RUNTIME;
-	}
+	if (p.html_path && cli_write_html("run", "--html", p.html_path, &rd, 1, NULL, NULL))
+		exit_code = AL_EXIT_RUNTIME;
 	json_decref(doc);
 	if (v == 1 && exit_code == AL_EXIT_OK) {
 		al_format_duration(r.total.wake_ns.max_ns, buf, sizeof(buf));

@@ -54,6 +54,8 @@ safe(const char *s, char *buf, size_t size)
 static void
 show_run(const json_t *doc)
 {
+	const struct al_report_doc rd = { doc, NULL };
+	const struct al_report_input in = { .docs = &rd, .n = 1, .no_histogram = true };
 	char a[128], b[128], c[1024];
 
 	printf("started:   %s\n", safe(al_doc_str(doc, "started_at", "-"), a, sizeof(a)));
@@ -65,7 +67,7 @@ show_run(const json_t *doc)
 	printf("load:      %s\n", safe(al_doc_str(doc, "config.load", "none"), a, sizeof(a)));
 	printf("command:   %s\n", safe(al_doc_str(doc, "cmdline", "-"), c, sizeof(c)));
 	printf("\n");
-	al_report_run_text(doc, &(struct al_text_opts){ .no_histogram = true }, stdout);
+	al_reporter_text.write(&in, stdout);
 }
 
 static int

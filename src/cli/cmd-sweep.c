@@ -536,7 +536,7 @@ cmd_sweep(int argc, char **argv)
 	}
 	if (sp.html_path) {
 		size_t total = 0, k = 0, j;
-		struct al_html_input *in;
+		struct al_report_doc *in;
 		char(*src)[200];
 
 		for (i = 0; i < n_cells; i++)
@@ -556,7 +556,7 @@ cmd_sweep(int argc, char **argv)
 					cell_name(&cells[i], name, sizeof(name));
 					snprintf(src[k], sizeof(src[k]), "%s, run %zu", name,
 						 j + 1);
-					in[k] = (struct al_html_input){d, src[k]};
+					in[k] = (struct al_report_doc){d, src[k]};
 					k++;
 				}
 			}

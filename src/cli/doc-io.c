@@ -111,47 +111,46 @@ cli_doc_load(const char *cmd, const char *arg, const char *db_opt, json_t **out,
 	return AL_EXIT_OK;
 }
 
-int
-cli_write_json(const char *path, const json_t *doc)
+/* Render in with r in memory, then write it to path ("-" = stdout): 0 or -errno. */
+static int
+write_report(const struct al_reporter *r, const struct al_report_input *in, const char *path)
 {
-	char *text = json_dumps(doc, JSON_INDENT(2)), *nl;
-	size_t len;
-	int rc;
-
-	if (!text)
-		return -ENOMEM;
-	len = strlen(text);
-	nl = realloc(text, len + 2);
-	if (!nl) {
-		free(text);
-		return -ENOMEM;
-	}
-	memcpy(nl + len, "\n", 2);
-	rc = cli_write_text_file(path, nl);
-	free(nl);
-	return rc;
-}
-
-int
-cli_write_html(const char *cmd, const char *opt, const char *path, const struct al_html_input *in,
-	       size_t n, const json_t *cmp, const char *title)
-{
-	struct al_html_opts o = {.title = title, .compare = cmp};
-	char *buf = NULL, name[256];
+	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
 	int rc;
 
-	cli_printable(path, name, sizeof(name));
 	f = open_memstream(&buf, &len);
 	if (!f)
-		return cli_cmd_error(AL_EXIT_RUNTIME, cmd, "%s %s: %s", opt, name, strerror(errno));
-	rc = al_report_html(f, in, n, &o);
+		return -errno;
+	rc = r->write(in, f);
 	if (fclose(f) && !rc)
 		rc = -EIO;
 	if (!rc)
 		rc = cli_write_text_file(path, buf);
 	free(buf);
+	return rc;
+}
+
+int
+cli_write_json(const char *path, const json_t *doc)
+{
+	const struct al_report_doc d = { doc, NULL };
+	const struct al_report_input in = { .docs = &d, .n = 1 };
+
+	return write_report(&al_reporter_json, &in, path);
+}
+
+int
+cli_write_html(const char *cmd, const char *opt, const char *path, const struct al_report_doc *in,
+	       size_t n, const json_t *cmp, const char *title)
+{
+	const struct al_report_input ri = { .docs = in, .n = n, .compare = cmp, .title = title };
+	char name[256];
+	int rc;
+
+	cli_printable(path, name, sizeof(name));
+	rc = write_report(&al_reporter_html, &ri, path);
 	if (rc)
 		return cli_cmd_error(AL_EXIT_RUNTIME, cmd, "%s %s: %s", opt, name, strerror(-rc));
 	return AL_EXIT_OK;

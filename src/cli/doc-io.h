@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "report/html.h"
+#include "report/report.h"
 
 /*
  * Load the result named by arg for cmd: a JSON file ("-" = stdin) or,
@@ -35,6 +35,6 @@ int cli_write_json(const char *path, const json_t *doc);
  * line ("audiolat CMD: --html FILE: ...").
  */
 int cli_write_html(const char *cmd, const char *opt, const char *path,
-		   const struct al_html_input *in, size_t n, const json_t *cmp, const char *title);
+		   const struct al_report_doc *in, size_t n, const json_t *cmp, const char *title);
 
 #endif

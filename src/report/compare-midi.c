@@ -118,7 +118,7 @@ result_row(const json_t *doc, const char *key, const char *source)
 }
 
 int
-al_compare_midi(const struct al_compare_input *in, size_t n, const struct al_compare_opts *o,
+al_compare_midi(const struct al_report_doc *in, size_t n, const struct al_compare_opts *o,
 		json_t **out)
 {
 	struct al_dhist *h = NULL;

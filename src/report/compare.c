@@ -264,7 +264,7 @@ key_known(const struct scope_key *keys, size_t n, const char *name, int occ)
 
 /* The phases over all results, in order of first appearance: (name, occurrence). */
 static int
-collect_phases(const struct al_compare_input *in, size_t n, struct scope_key **out, size_t *n_out,
+collect_phases(const struct al_report_doc *in, size_t n, struct scope_key **out, size_t *n_out,
 	       bool *multi)
 {
 	struct scope_key *keys = NULL;
@@ -316,7 +316,7 @@ copy_of(const json_t *doc, const char *path)
 }
 
 static json_t *
-result_json(const struct al_compare_input *in, const char *key)
+result_json(const struct al_report_doc *in, const char *key)
 {
 	const json_t *d = in->doc;
 
@@ -332,7 +332,7 @@ result_json(const struct al_compare_input *in, const char *key)
 }
 
 static json_t *
-scope_json(const struct al_compare_input *in, size_t n, const struct scope_key *key,
+scope_json(const struct al_report_doc *in, size_t n, const struct scope_key *key,
 	   int scope_index, const struct al_compare_opts *o, int *err)
 {
 	struct scope_data *sd = calloc(n, sizeof(*sd));
@@ -393,7 +393,7 @@ out:
 }
 
 int
-al_compare(const struct al_compare_input *in, size_t n, const struct al_compare_opts *o,
+al_compare(const struct al_report_doc *in, size_t n, const struct al_compare_opts *o,
 	   json_t **out)
 {
 	struct scope_key total = {NULL, 0}, *keys = NULL;
@@ -511,14 +511,17 @@ scope_title(const json_t *scope, char *buf, size_t size)
 	return buf;
 }
 
-static const json_t *
-result_by_key(const json_t *cmp, const char *key)
+const json_t *
+al_compare_result(const json_t *cmp, const char *key)
 {
 	const json_t *r;
 	size_t i;
 
-	json_array_foreach(json_object_get(cmp, "results"), i,
-			   r) if (!strcmp(al_doc_str(r, "key", ""), key)) return r;
+	json_array_foreach(json_object_get(cmp, "results"), i, r)
+	{
+		if (!strcmp(al_doc_str(r, "key", ""), key))
+			return r;
+	}
 	return NULL;
 }
 
@@ -555,8 +558,8 @@ text_table(const json_t *cmp, const json_t *scope, FILE *f)
 	{
 		const char *key = al_doc_str(row, "key", "?");
 
-		al_text_term_safe(al_doc_str(result_by_key(cmp, key), "label", "?"), label, sizeof(label),
-			  24);
+		al_text_term_safe(al_doc_str(al_compare_result(cmp, key), "label", "?"), label,
+				  sizeof(label), 24);
 		fmt_num(b[0], sizeof(b[0]), ms_of(row, "max_latency_ns"), "%.3f", " ms");
 		fmt_num(b[1], sizeof(b[1]), al_doc_real(row, "max_latency_pct_of_buffer", NAN),
 			"%.1f", " %");
@@ -720,7 +723,7 @@ al_compare_markdown(const json_t *cmp, FILE *f)
 				1e3, true);
 			fmt_num(b[6], sizeof(b[6]), al_doc_real(row, "xruns", NAN), "%.0f", NULL);
 			fprintf(f, "| %s | ", key);
-			md_escape(f, al_doc_str(result_by_key(cmp, key), "label", "?"), 60);
+			md_escape(f, al_doc_str(al_compare_result(cmp, key), "label", "?"), 60);
 			fprintf(f, " | %s | %s | %s | %s | %s | %s | %s |\n", b[0], b[1], b[2],
 				b[3], b[4], b[5], b[6]);
 		}

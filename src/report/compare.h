@@ -17,13 +17,10 @@
 
 #include <jansson.h>
 
+#include "report.h"
+
 #define AL_SCHEMA_COMPARE "audiolat.compare/1"
 #define AL_SCHEMA_COMPARE_MIDI "audiolat.compare-midi/1"
-
-struct al_compare_input {
-	const json_t *doc;  /* an audiolat.run/2 or /1 document (al_doc_check() accepts it) */
-	const char *source; /* file name, "db:12", ...; may be NULL */
-};
 
 struct al_compare_opts {
 	double confidence; /* 0.95 */
@@ -41,8 +38,11 @@ struct al_compare_opts {
  * (fewer than two results, bad options, a document al_doc_check()
  * refuses) or -ENOMEM.
  */
-int al_compare(const struct al_compare_input *in, size_t n, const struct al_compare_opts *o,
+int al_compare(const struct al_report_doc *in, size_t n, const struct al_compare_opts *o,
 	       json_t **out);
+
+/* The result of a comparison (either kind) called key ("A", "B", ...), NULL if none. */
+const json_t *al_compare_result(const json_t *cmp, const char *key);
 
 /* The table (per phase when there are several) and one line per verdict. */
 void al_compare_text(const json_t *cmp, FILE *f);
@@ -56,7 +56,7 @@ void al_compare_markdown(const json_t *cmp, FILE *f);
  * one. *out is an audiolat.compare-midi/1 document.
  */
 bool al_doc_is_midi(const json_t *doc);
-int al_compare_midi(const struct al_compare_input *in, size_t n, const struct al_compare_opts *o,
+int al_compare_midi(const struct al_report_doc *in, size_t n, const struct al_compare_opts *o,
 		    json_t **out);
 /* Its table and verdicts as text, or Markdown. */
 void al_compare_midi_table(const json_t *cmp, bool markdown, FILE *f);

@@ -1,4 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * JSON: the audiolat.run/2 document of a result (docs/json.md), and the
+ * JSON reporter, which writes a document as --json does.
+ */
+#include <errno.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -337,3 +342,22 @@ al_report_json(const struct al_result *r)
 			    r->trace_threshold_ns ? json_integer(r->trace_threshold_ns) : json_null());
 	return root;
 }
+
+static int
+json_write(const struct al_report_input *in, FILE *f)
+{
+	const json_t *doc = in->compare ? in->compare : in->n == 1 ? in->docs[0].doc : NULL;
+
+	if (!doc)
+		return -EINVAL;
+	if (json_dumpf(doc, f, JSON_INDENT(2)) || fputc('\n', f) == EOF)
+		return ferror(f) ? -EIO : -ENOMEM;
+	return ferror(f) ? -EIO : 0;
+}
+
+const struct al_reporter al_reporter_json = {
+	.name = "json",
+	.file_ext = "json",
+	.summary = "the document itself (a run's, the comparison's), indented",
+	.write = json_write,
+};

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "html.h"
+#include "escape.h"
 #include "svg.h"
 
 int

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The text report of a run, rendered from its document (audiolat.run/2,
- * or /1 whose wake latencies are per wake-up): `audiolat run` and
- * `audiolat show` print the same thing.
+ * The text reporter: the report of a run, rendered from its document
+ * (audiolat.run/2, or /1 whose wake latencies are per wake-up), which
+ * `audiolat run` and `audiolat show` print the same; or the table of a
+ * comparison (compare.c, compare-midi.c).
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -12,7 +14,9 @@
 #include "core/clock.h"
 #include "core/text.h"
 #include "core/units.h"
+#include "compare.h"
 #include "doc.h"
+#include "format.h"
 #include "report.h"
 
 #define BAR_WIDTH 40
@@ -152,24 +156,6 @@ ascii_histogram(const json_t *hist, const json_t *summary, FILE *f)
 		fprintf(f, "  %10s - %-10s %12" PRId64 " |%.*s\n", lo, hi, counts[i], width,
 			"########################################");
 	}
-}
-
-/* 2.33e9 "B/s" -> "2.33 GB/s"; 354694 "1/s" -> "355 k/s". */
-void
-al_format_si(double v, const char *unit, char *buf, size_t size)
-{
-	static const char *const pfx[] = { "", "k", "M", "G", "T", "P" };
-	bool per = !strcmp(unit, "1/s");
-	int p = 0;
-
-	while (fabs(v) >= 1000 && p < 5) {
-		v /= 1000;
-		p++;
-	}
-	if (per)
-		snprintf(buf, size, "%.3g %s/s", v, pfx[p]);
-	else
-		snprintf(buf, size, "%.3g %s%s", v, pfx[p], unit);
 }
 
 static void
@@ -385,8 +371,9 @@ xrun_lines(const json_t *doc, bool verbose, FILE *f)
 		fprintf(f, "... %zu more xruns (-v lists them all)\n", n - shown);
 }
 
-void
-al_report_run_text(const json_t *doc, const struct al_text_opts *o, FILE *f)
+/* One run's report: the configuration, the latencytest line, percentiles, phases, xruns... */
+static void
+run_text(const json_t *doc, const struct al_report_input *o, FILE *f)
 {
 	const json_t *st = json_object_get(doc, "total"), *c = json_object_get(doc, "config"), *w;
 	const json_t *phases = json_object_get(doc, "phases");
@@ -441,45 +428,42 @@ al_report_run_text(const json_t *doc, const struct al_text_opts *o, FILE *f)
 	else if (al_doc_str(json_array_get(phases, 0), "error", NULL))
 		fprintf(f, "load FAILED: %s\n",
 			safe(al_doc_str(json_array_get(phases, 0), "error", ""), buf, sizeof(buf)));
-	xrun_lines(doc, o && o->verbose, f);
+	xrun_lines(doc, o->verbose, f);
 	if (json_array_size(json_object_get(doc, "spikes")))
-		spike_lines(doc, o && o->verbose, f);
-	if (!(o && o->no_histogram)) {
+		spike_lines(doc, o->verbose, f);
+	if (!o->no_histogram) {
 		fprintf(f, "\n");
 		ascii_histogram(al_doc_get(st, "histogram.wake_latency_ns"),
 				json_object_get(st, "wake_latency_ns"), f);
 	}
 }
 
-/* key=N, or key=- when the document has no number there (not measured). */
-static void
-kv(FILE *f, const char *key, const json_t *o, const char *path)
+static int
+text_write(const struct al_report_input *in, FILE *f)
 {
-	const json_t *v = al_doc_get(o, path);
+	size_t i;
 
-	if (json_is_integer(v))
-		fprintf(f, " %s=%" PRId64, key, (int64_t)json_integer_value(v));
-	else
-		fprintf(f, " %s=-", key);
+	if (in->compare) {
+		if (!strcmp(al_doc_str(in->compare, "schema", ""), AL_SCHEMA_COMPARE_MIDI))
+			al_compare_midi_table(in->compare, false, f);
+		else
+			al_compare_text(in->compare, f);
+		return ferror(f) ? -EIO : 0;
+	}
+	for (i = 0; i < in->n; i++)
+		if (!al_doc_is_run(in->docs[i].doc))
+			return -EINVAL;
+	for (i = 0; i < in->n; i++) {
+		if (i)
+			fputc('\n', f);
+		run_text(in->docs[i].doc, in, f);
+	}
+	return ferror(f) ? -EIO : 0;
 }
 
-void
-al_report_summary_line(const json_t *doc, const char *verdict, FILE *f)
-{
-	const json_t *st = json_object_get(doc, "total"), *c = json_object_get(doc, "config");
-	char buf[64];
-
-	fprintf(f, "summary: backend=%s", safe(al_doc_str(c, "backend", "?"), buf, sizeof(buf)));
-	kv(f, "rate", c, "rate");
-	kv(f, "period", c, "period_frames");
-	kv(f, "periods", c, "periods");
-	kv(f, "samples", st, "wake_latency_ns.count");
-	kv(f, "min_ns", st, "wake_latency_ns.min");
-	kv(f, "p50_ns", st, "wake_latency_ns.p50");
-	kv(f, "p99_ns", st, "wake_latency_ns.p99");
-	kv(f, "max_ns", st, "wake_latency_ns.max");
-	kv(f, "max_interval_ns", st, "interval_ns.max");
-	kv(f, "xruns", st, "xruns");
-	kv(f, "lost_periods", st, "lost_periods");
-	fprintf(f, " result=%s\n", verdict);
-}
+const struct al_reporter al_reporter_text = {
+	.name = "text",
+	.file_ext = "txt",
+	.summary = "the report for a terminal: a run's figures and tables, or the comparison",
+	.write = text_write,
+};

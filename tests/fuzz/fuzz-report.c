@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The readers of result documents: the input as JSON goes through
- * al_doc_check(), the HTML report (al_report_html) and the comparison of
+ * al_doc_check(), the HTML report (al_reporter_html) and the comparison of
  * the document with itself (al_compare, text and Markdown), as a hostile
  * file given to `audiolat report` or `audiolat compare` would. Checks:
  * the report is refused (-EINVAL, nothing written) exactly when
@@ -18,18 +18,18 @@
 
 #include "report/compare.h"
 #include "report/doc.h"
-#include "report/html.h"
+#include "report/report.h"
 #include "fuzz.h"
 
 static char *
-capture_html(const struct al_html_input *in, size_t n, const json_t *cmp, int *rc, size_t *len)
+capture_html(const struct al_report_doc *in, size_t n, const json_t *cmp, int *rc, size_t *len)
 {
-	struct al_html_opts o = {.title = "fuzz", .compare = cmp};
+	const struct al_report_input ri = {.docs = in, .n = n, .compare = cmp, .title = "fuzz"};
 	char *buf = NULL;
 	FILE *f = open_memstream(&buf, len);
 
 	FUZZ_CHECK(f, "%s", "open_memstream");
-	*rc = al_report_html(f, in, n, &o);
+	*rc = al_reporter_html.write(&ri, f);
 	fclose(f);
 	return buf;
 }
@@ -99,8 +99,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!doc)
 		return 0;
 	{
-		struct al_html_input in[2] = {{doc, "fuzz <input>"}, {doc, NULL}};
-		struct al_compare_input ci[2] = {{doc, "a"}, {doc, "b"}};
+		struct al_report_doc in[2] = {{doc, "fuzz <input>"}, {doc, NULL}};
+		struct al_report_doc ci[2] = {{doc, "a"}, {doc, "b"}};
 		int ok = !al_doc_check(doc, err, sizeof(err));
 
 		html = capture_html(in, 1, NULL, &rc, &len);

@@ -74,7 +74,7 @@ t_grep "$ERR" "midi.json: schema audiolat.midi/1: compare takes audiolat.run res
 
 # structure and values of the phases result
 P=$T/phases.html
-t_eq "a row per phase" "$(xcount "$P" "//$(el table)[@class='phases']/$(el tbody)/$(el tr)")" 3
+t_eq "a row per phase" "$(xcount "$P" "//$(el table)[@class='phases']/$(el tbody)/$(el tr)[@class='phase']")" 3
 t_eq "the phases are shaded in the timeline" "$(xcount "$P" "//$(el rect)[starts-with(@class,'phase')]")" 3
 t_eq "a row per xrun" "$(xcount "$P" "//$(el table)[@class='xruns']/$(el tbody)/$(el tr)")" 3
 t_eq "each xrun is marked in the timeline" "$(xcount "$P" "//$(el path)[@class='xrunmark']")" 3

@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "report/ci.h"
-#include "report/html.h"
+#include "report/escape.h"
 
 #define FFFD "\xef\xbf\xbd"
 

@@ -16,7 +16,6 @@
 #include "core/clock.h"
 #include "report/compare.h"
 #include "report/doc.h"
-#include "report/html.h"
 #include "report/report.h"
 
 #define HOSTILE "<script>alert('x')</script> & \"q\""
@@ -43,6 +42,9 @@ make_doc(int seed, int scale_pct)
 	snprintf(r.phases[1].name, sizeof(r.phases[1].name), "cmd <rm -rf /> & 'x'");
 	snprintf(r.phases[1].load, sizeof(r.phases[1].load), "cmd '%s'", HOSTILE);
 	r.phases[0].end_ns = r.phases[1].start_ns = 2 * AL_NS_PER_SEC;
+	r.phases[1].n_throughput = 2;
+	r.phases[1].throughput[0] = (struct al_metric){"bytes_per_s", 2.33155e9, "B/s"};
+	r.phases[1].throughput[1] = (struct al_metric){"messages_per_s", 354694, "1/s"};
 	r.phases[1].end_ns = 4 * AL_NS_PER_SEC;
 	snprintf(r.sys.nodename, sizeof(r.sys.nodename), "host\xff<b>");
 	snprintf(r.sys.release, sizeof(r.sys.release), "6.1.0-%d", seed);
@@ -78,15 +80,16 @@ make_doc(int seed, int scale_pct)
 }
 
 static char *
-render(const struct al_html_input *in, size_t n, const json_t *cmp, int *rc)
+render(const struct al_report_doc *in, size_t n, const json_t *cmp, int *rc)
 {
-	struct al_html_opts o = {.title = "t " HOSTILE, .compare = cmp};
+	const struct al_report_input ri = {
+	    .docs = in, .n = n, .compare = cmp, .title = "t " HOSTILE};
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	*rc = al_report_html(f, in, n, &o);
+	*rc = al_reporter_html.write(&ri, f);
 	assert_int_equal(fclose(f), 0);
 	return buf;
 }
@@ -125,7 +128,7 @@ static void
 outside_strings_are_escaped(void **state)
 {
 	json_t *doc = make_doc(1, 100);
-	struct al_html_input in = {doc, "file <x>.json"};
+	struct al_report_doc in = {doc, "file <x>.json"};
 	char *html;
 	int rc;
 
@@ -156,8 +159,7 @@ static void
 parts_are_there(void **state)
 {
 	json_t *a = make_doc(1, 100), *b = make_doc(2, 150), *cmp = NULL;
-	struct al_html_input in[2] = {{a, "a.json"}, {b, "b.json"}};
-	struct al_compare_input ci[2] = {{a, "a.json"}, {b, "b.json"}};
+	struct al_report_doc in[2] = {{a, "a.json"}, {b, "b.json"}};
 	struct al_compare_opts co = AL_COMPARE_OPTS_DEFAULT;
 	char *html;
 	int rc;
@@ -173,6 +175,16 @@ parts_are_there(void **state)
 	assert_int_equal(count(html, "<path class=\"xrunmark\""), 1);
 	assert_int_equal(count(html, "<rect class=\"phase"), 2);
 	assert_int_equal(count(html, "<tr><td class=\"warn\">"), 1); /* the check */
+	/*
+	 * Under each phase's figures a row across the table: its load and, with SI
+	 * prefixes as the text report has them (JSON keeps the number), what the load
+	 * did. No column of its own: the table fits the page.
+	 */
+	assert_int_equal(count(html, "<tr class=\"phase\">"), 2);
+	assert_int_equal(count(html, "<tr class=\"load\"><td colspan=\"13\">"), 2);
+	assert_non_null(strstr(html, " · bytes_per_s 2.33 GB/s · messages_per_s 355 k/s</span></td>"));
+	assert_null(strstr(html, "e+09"));
+	assert_null(strstr(html, "<th>throughput</th>"));
 	/* self-contained: nothing to fetch */
 	assert_null(strstr(html, "src="));
 	assert_null(strstr(html, "href=\"http"));
@@ -182,7 +194,7 @@ parts_are_there(void **state)
 	assert_null(strstr(html, "<link"));
 	assert_null(strstr(html, "<img"));
 	free(html);
-	assert_int_equal(al_compare(ci, 2, &co, &cmp), 0);
+	assert_int_equal(al_compare(in, 2, &co, &cmp), 0);
 	html = render(in, 2, cmp, &rc);
 	assert_int_equal(rc, 0);
 	assert_int_equal(count(html, "<svg "), 7); /* 3 each and the overview's CCDF */
@@ -200,7 +212,7 @@ static void
 wrong_documents_are_refused(void **state)
 {
 	json_t *good = make_doc(1, 100), *bad = json_pack("{s:s}", "schema", "audiolat.check/1");
-	struct al_html_input in[2] = {{good, NULL}, {bad, NULL}};
+	struct al_report_doc in[2] = {{good, NULL}, {bad, NULL}};
 	char *html;
 	int rc;
 
@@ -231,8 +243,8 @@ midi_result(void **state)
 	    " \"events\": 4, \"deltas\": 3}]}",
 	    0, &e);
 	json_t *run = make_doc(1, 100), *cmp = NULL;
-	struct al_html_input in[2] = {{m, NULL}, {run, NULL}};
-	struct al_compare_input ci[2] = {{run, NULL}, {m, NULL}};
+	struct al_report_doc in[2] = {{m, NULL}, {run, NULL}};
+	struct al_report_doc ci[2] = {{run, NULL}, {m, NULL}};
 	struct al_compare_opts co = AL_COMPARE_OPTS_DEFAULT;
 	char *html;
 	int rc;
@@ -273,7 +285,7 @@ sparse_document_renders(void **state)
 		       "\"spikes\": [{\"t_ns\": \"x\", \"causes\": [{\"kind\": \"irq\"}, 5]}], "
 		       "\"xrun_events\": [{}]}",
 		       0, &e);
-	struct al_html_input in = {d, NULL};
+	struct al_report_doc in = {d, NULL};
 	char *html;
 	int rc;
 

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The Markdown reporter: a comparison's tables and verdicts, to paste into
+ * a patch description (compare.c, compare-midi.c render them).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "compare.h"
+#include "doc.h"
+#include "report.h"
+
+static int
+markdown_write(const struct al_report_input *in, FILE *f)
+{
+	if (!in->compare)
+		return -EINVAL;
+	if (!strcmp(al_doc_str(in->compare, "schema", ""), AL_SCHEMA_COMPARE_MIDI))
+		al_compare_midi_table(in->compare, true, f);
+	else
+		al_compare_markdown(in->compare, f);
+	return ferror(f) ? -EIO : 0;
+}
+
+const struct al_reporter al_reporter_markdown = {
+	.name = "markdown",
+	.file_ext = "md",
+	.summary = "a comparison as Markdown tables, for a patch description",
+	.write = markdown_write,
+};

@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The reporters' table: every format is there once, by name, and renders
+ * what it takes; what it does not take is refused with nothing written.
+ * The SI figures the text and HTML reports share.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "report/compare.h"
+#include "report/format.h"
+#include "report/report.h"
+
+static const char run_doc[] =
+    "{\"schema\": \"audiolat.run/2\", \"label\": \"r <1>\","
+    " \"config\": {\"backend\": \"sim\", \"rate\": 48000, \"period_frames\": 64, \"periods\": 3},"
+    " \"total\": {\"xruns\": 0, \"wake_latency_ns\": {\"count\": 3, \"min\": 1000, \"max\": 9000},"
+    " \"histogram\": {\"wake_latency_ns\": {\"count\": 3, \"buckets\": [[1000, 1024, 2],"
+    " [8192, 9216, 1]]}}}}";
+
+static const char midi_doc[] =
+    "{\"schema\": \"audiolat.midi/1\", \"kind\": \"analyze\", \"events\": 2,"
+    " \"histogram\": {\"count\": 1, \"buckets\": [[99000000, 101000000, 1]]}}";
+
+/* What al_compare() and al_compare_midi() write, as far as the renderers read it. */
+static const char cmp_doc[] =
+    "{\"schema\": \"audiolat.compare/1\", \"baseline\": \"A\","
+    " \"method\": {\"confidence\": 0.95, \"seed\": 7},"
+    " \"results\": [{\"key\": \"A\", \"label\": \"base\"}, {\"key\": \"B\", \"label\": \"new\"}],"
+    " \"scopes\": [{\"phase\": null, \"rows\": [{\"key\": \"A\"}, {\"key\": \"B\"}],"
+    " \"comparisons\": []}]}";
+
+static const char cmp_midi_doc[] =
+    "{\"schema\": \"audiolat.compare-midi/1\", \"method\": {\"confidence\": 0.95},"
+    " \"results\": [{\"key\": \"A\", \"label\": \"m1\", \"events\": 10},"
+    " {\"key\": \"B\", \"label\": \"m2\", \"events\": 12}], \"scopes\": []}";
+
+static json_t *
+load(const char *text)
+{
+	json_error_t e;
+	json_t *doc = json_loads(text, 0, &e);
+
+	assert_non_null(doc);
+	return doc;
+}
+
+/* What r writes for in: its return code, and the text (empty when nothing was written). */
+static char *
+render(const struct al_reporter *r, const struct al_report_input *in, int *rc)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	*rc = r->write(in, f);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static void
+table_has_every_format_once(void **state)
+{
+	static const char *const names[] = {"text", "summary", "json", "markdown", "html"};
+	size_t i, j, n = 0;
+
+	(void)state;
+	for (i = 0; al_reporters[i]; i++) {
+		const struct al_reporter *r = al_reporters[i];
+
+		assert_non_null(r->name);
+		assert_non_null(r->file_ext);
+		assert_non_null(r->summary);
+		assert_non_null(r->write);
+		assert_ptr_equal(al_reporter_find(r->name), r);
+		for (j = 0; j < i; j++)
+			assert_string_not_equal(al_reporters[j]->name, r->name);
+		n++;
+	}
+	assert_int_equal(n, sizeof(names) / sizeof(names[0]));
+	for (i = 0; i < n; i++)
+		assert_non_null(al_reporter_find(names[i]));
+	assert_ptr_equal(al_reporter_find("html"), &al_reporter_html);
+	assert_string_equal(al_reporter_find("markdown")->file_ext, "md");
+	assert_null(al_reporter_find("pdf"));
+}
+
+static void
+one_run(void **state)
+{
+	json_t *doc = load(run_doc), *back;
+	struct al_report_doc d = {doc, "r.json"};
+	struct al_report_input in = {.docs = &d, .n = 1, .verdict = "PASS"};
+	char *out;
+	int rc;
+
+	(void)state;
+	out = render(&al_reporter_text, &in, &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(out, "backend=sim rate=48000 Hz  3 x 64 frames"));
+	assert_non_null(strstr(out, "wake latency histogram"));
+	free(out);
+	in.no_histogram = true;
+	out = render(&al_reporter_text, &in, &rc);
+	assert_null(strstr(out, "wake latency histogram"));
+	free(out);
+
+	out = render(&al_reporter_summary, &in, &rc);
+	assert_int_equal(rc, 0);
+	assert_string_equal(out, "summary: backend=sim rate=48000 period=64 periods=3 samples=3 "
+				 "min_ns=1000 p50_ns=- p99_ns=- max_ns=9000 max_interval_ns=- "
+				 "xruns=0 lost_periods=- result=PASS\n");
+	free(out);
+	in.verdict = NULL;
+	out = render(&al_reporter_summary, &in, &rc);
+	assert_non_null(strstr(out, " result=-\n"));
+	free(out);
+
+	out = render(&al_reporter_json, &in, &rc);
+	assert_int_equal(rc, 0);
+	assert_int_equal(out[strlen(out) - 1], '\n');
+	back = load(out);
+	assert_true(json_equal(back, doc));
+	json_decref(back);
+	free(out);
+
+	out = render(&al_reporter_html, &in, &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(out, "<title>audiolat report: r &lt;1&gt;</title>"));
+	assert_non_null(strstr(out, "<code>r.json</code>"));
+	free(out);
+
+	/* Markdown renders a comparison only */
+	out = render(&al_reporter_markdown, &in, &rc);
+	assert_int_equal(rc, -EINVAL);
+	assert_string_equal(out, "");
+	free(out);
+	json_decref(doc);
+}
+
+/* A MIDI result is no run: text and summary refuse it, writing nothing. */
+static void
+what_a_format_does_not_take(void **state)
+{
+	json_t *run = load(run_doc), *midi = load(midi_doc);
+	struct al_report_doc d[2] = {{run, NULL}, {midi, NULL}};
+	struct al_report_input in = {.docs = d, .n = 2};
+	char *out;
+	int rc;
+
+	(void)state;
+	out = render(&al_reporter_text, &in, &rc);
+	assert_int_equal(rc, -EINVAL);
+	assert_string_equal(out, "");
+	free(out);
+	out = render(&al_reporter_summary, &in, &rc);
+	assert_int_equal(rc, -EINVAL);
+	assert_string_equal(out, "");
+	free(out);
+	/* JSON writes one document: two results and no comparison are not one */
+	out = render(&al_reporter_json, &in, &rc);
+	assert_int_equal(rc, -EINVAL);
+	assert_string_equal(out, "");
+	free(out);
+	/* the HTML page takes both */
+	out = render(&al_reporter_html, &in, &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(out, "<section class=\"result midi\""));
+	free(out);
+	json_decref(run);
+	json_decref(midi);
+}
+
+/* With a comparison, text, Markdown and JSON render it, by its kind. */
+static void
+a_comparison(void **state)
+{
+	json_t *run = load(run_doc), *cmp = load(cmp_doc), *mcmp = load(cmp_midi_doc), *back;
+	struct al_report_doc d[2] = {{run, "a"}, {run, "b"}};
+	struct al_report_input in = {.docs = d, .n = 2, .compare = cmp};
+	char *out;
+	int rc;
+
+	(void)state;
+	out = render(&al_reporter_text, &in, &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(out, "2 results, compared with A at 95 % confidence (seed 7)"));
+	free(out);
+	out = render(&al_reporter_markdown, &in, &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(out, "| A | base |"));
+	free(out);
+	out = render(&al_reporter_json, &in, &rc);
+	assert_int_equal(rc, 0);
+	back = load(out);
+	assert_true(json_equal(back, cmp));
+	json_decref(back);
+	free(out);
+	out = render(&al_reporter_html, &in, &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(out, "<h2>Comparison</h2>"));
+	free(out);
+
+	in.compare = mcmp;
+	out = render(&al_reporter_text, &in, &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(out, "A   m1"));
+	free(out);
+	out = render(&al_reporter_markdown, &in, &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(out, "| A | m1 | 10 "));
+	free(out);
+	/* the page has no section for a MIDI comparison */
+	out = render(&al_reporter_html, &in, &rc);
+	assert_int_equal(rc, 0);
+	assert_null(strstr(out, "<h2>Comparison</h2>"));
+	free(out);
+	json_decref(run);
+	json_decref(cmp);
+	json_decref(mcmp);
+}
+
+static void
+si_figures(void **state)
+{
+	char buf[48];
+
+	(void)state;
+	al_format_si(2.33155e9, "B/s", buf, sizeof(buf));
+	assert_string_equal(buf, "2.33 GB/s");
+	al_format_si(354694, "1/s", buf, sizeof(buf));
+	assert_string_equal(buf, "355 k/s");
+	al_format_si(1.28053e6, "1/s", buf, sizeof(buf));
+	assert_string_equal(buf, "1.28 M/s");
+	al_format_si(0.00389447, "s", buf, sizeof(buf));
+	assert_string_equal(buf, "0.00389 s");
+	al_format_si(112, "", buf, sizeof(buf));
+	assert_string_equal(buf, "112 ");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(table_has_every_format_once),
+	    cmocka_unit_test(one_run),
+	    cmocka_unit_test(what_a_format_does_not_take),
+	    cmocka_unit_test(a_comparison),
+	    cmocka_unit_test(si_figures),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
