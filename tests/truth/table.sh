@@ -7,7 +7,8 @@
 # as median [min .. max] over the runs, in ms (MIDI: the error of record's
 # min, max and mean delta against the source's, in us).
 [ $# -gt 0 ] || { echo "usage: table.sh TESTLOG..." >&2; exit 2; }
-grep -h 'truth-record: ' "$@" | sed 's/^.*truth-record: //' | awk '
+# (the guest's lines say "the stall run"; its /dev/dspN is the card's order)
+grep -h 'truth-record: ' "$@" | sed 's/^.*truth-record: //; s/ the \([a-z]*\) run / \1 /; s|/dev/dsp[0-9]*|/dev/dsp|' | awk '
 function ms(us) { return unit == "us" ? sprintf("%d", us) : sprintf("%.1f", us / 1000) }
 function stat(key, name, u,   n, i, j, t, v) {
 	unit = u
