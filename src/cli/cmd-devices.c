@@ -16,8 +16,6 @@
 #include "cli.h"
 #include "commands.h"
 
-#define AL_SCHEMA_DEVICES "audiolat.devices/1"
-
 enum {
 	OPT_JSON = 1,
 };
@@ -172,7 +170,6 @@ cmd_devices(int argc, char **argv)
 
 	if (json_path) {
 		json_t *arr = json_array(), *doc, *midi;
-		char *text;
 		int rc;
 
 		for (i = 0; al_backends[i]; i++)
@@ -183,21 +180,8 @@ cmd_devices(int argc, char **argv)
 			al_midi_list(json_midi, midi);
 		doc = json_pack("{s:s, s:o, s:o}", "schema", AL_SCHEMA_DEVICES, "backends", arr,
 				"midi", midi);
-		text = doc ? json_dumps(doc, JSON_INDENT(2)) : NULL;
+		rc = doc ? al_doc_write(json_path, doc, 0) : -ENOMEM;
 		json_decref(doc);
-		if (!text)
-			return cli_cmd_error(AL_EXIT_RUNTIME, "devices", "%s", strerror(ENOMEM));
-		{
-			size_t len = strlen(text);
-			char *nl = realloc(text, len + 2);
-
-			if (nl) {
-				text = nl;
-				strcpy(text + len, "\n");
-			}
-		}
-		rc = cli_write_text_file(json_path, text);
-		free(text);
 		if (rc)
 			return cli_cmd_error(AL_EXIT_RUNTIME, "devices", "--json %s: %s", json_path,
 					     strerror(-rc));

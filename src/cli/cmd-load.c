@@ -13,11 +13,11 @@
 
 #include "core/clock.h"
 #include "core/units.h"
+#include "doc/doc.h"
 #include "load/load.h"
 #include "cli.h"
 #include "commands.h"
 
-#define SCHEMA_LOAD "audiolat.load/1"
 #define POLL_NS (50 * AL_NS_PER_MS)
 
 enum {
@@ -221,14 +221,12 @@ write_json(const char *path, const struct al_phase *ph, const char *name, int64_
 	   bool interrupted)
 {
 	json_t *root, *tp;
-	char *dumped, *text;
 	int i, rc;
 
-	root = json_object();
+	root = al_doc_new_plain(AL_SCHEMA_LOAD);
 	tp = json_object();
 	if (!root || !tp)
 		return -ENOMEM;
-	json_object_set_new(root, "schema", json_string(SCHEMA_LOAD));
 	json_object_set_new(root, "name", json_string(name));
 	json_object_set_new(root, "load", json_string(ph->load));
 	json_object_set_new(root, "duration_ns", json_integer(elapsed_ns));
@@ -242,19 +240,8 @@ write_json(const char *path, const struct al_phase *ph, const char *name, int64_
 	}
 	json_object_set_new(root, "throughput", tp);
 	json_object_set_new(root, "error", *ph->error ? json_string(ph->error) : json_null());
-	dumped = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
+	rc = al_doc_write(path, root, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
 	json_decref(root);
-	if (!dumped)
-		return -ENOMEM;
-	text = malloc(strlen(dumped) + 2);
-	if (!text) {
-		free(dumped);
-		return -ENOMEM;
-	}
-	sprintf(text, "%s\n", dumped);
-	free(dumped);
-	rc = cli_write_text_file(path, text);
-	free(text);
 	return rc;
 }
 

@@ -18,8 +18,6 @@
 #include "midi/port.h"
 #include "midi/smf.h"
 
-#define MIDI_SCHEMA "audiolat.midi/1"
-#define MIDI_LOOP_SCHEMA "audiolat.midi-loop/1"
 /* The record file: 1000 ticks per quarter at 1000 us per quarter = 1 us a tick. */
 #define MIDI_REC_PPQ 1000
 #define MIDI_REC_TEMPO_US 1000

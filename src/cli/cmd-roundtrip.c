@@ -19,12 +19,12 @@
 #include "core/clock.h"
 #include "core/rt.h"
 #include "core/units.h"
+#include "doc/doc.h"
 #include "roundtrip/mtdm.h"
 #include "roundtrip/summary.h"
 #include "cli.h"
 #include "commands.h"
 
-#define AL_SCHEMA_ROUNDTRIP "audiolat.roundtrip/1"
 #define READING_NS (250 * AL_NS_PER_MS)
 #define DEFAULT_DURATION_NS (5 * AL_NS_PER_SEC)
 #define MIN_DURATION_NS (2 * AL_NS_PER_SEC)
@@ -593,20 +593,8 @@ cmd_roundtrip(int argc, char **argv)
 	}
 	if (x.o.json_path) {
 		json_t *doc = build_json(&x, argc, argv);
-		char *text = doc ? json_dumps(doc, JSON_INDENT(2)) : NULL;
-		int wrc = -ENOMEM;
+		int wrc = doc ? al_doc_write(x.o.json_path, doc, 0) : -ENOMEM;
 
-		if (text) {
-			size_t len = strlen(text);
-			char *nl = realloc(text, len + 2);
-
-			if (nl) {
-				text = nl;
-				strcpy(text + len, "\n");
-			}
-			wrc = cli_write_text_file(x.o.json_path, text);
-		}
-		free(text);
 		json_decref(doc);
 		if (wrc)
 			exit_code = cli_cmd_error(AL_EXIT_RUNTIME, CMD, "--json %s: %s",
