@@ -11,7 +11,7 @@
 #include "report/report.h"
 #include "cli.h"
 #include "cli-store.h"
-#include "cmd-midi.h"
+#include "midi-out.h"
 
 #define HIST_ROWS 24
 #define HIST_BAR 40
