@@ -298,13 +298,17 @@ al_run(const struct al_run_opts *o, struct al_result *r)
 	int rc;
 
 	memset(r, 0, sizeof(*r));
-	c.ops = al_backend_find(cfg->backend);
+	c.ops = o->backend ? o->backend : al_backend_find(cfg->backend);
 	if (!c.ops)
 		return -ENOENT;
 	c.callback = c.ops->start_cb != NULL;
 	if (c.ops->unavailable)
 		return -ENOTSUP;
-	rc = c.ops->probe(cfg);
+	/* what the backend cannot do by its caps, and what none does */
+	if (al_backend_refuses(c.ops, cfg) || (cfg->capture && (cfg->duplex || cfg->tone_hz)) ||
+	    (cfg->device[0] && !al_backend_can(c.ops, AL_CAP_DEVICE)))
+		return -EINVAL;
+	rc = c.ops->probe ? c.ops->probe(cfg) : 0;
 	if (rc)
 		return rc;
 
