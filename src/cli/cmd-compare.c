@@ -189,7 +189,7 @@ cmd_compare(int argc, char **argv)
 		fflush(stdout);
 	}
 	if (json_path) {
-		wrc = cli_write_json(json_path, cmp);
+		wrc = al_doc_write(json_path, cmp, 0);
 		if (wrc)
 			rc = cli_cmd_error(AL_EXIT_RUNTIME, "compare", "--json %s: %s", json_path,
 					   strerror(-wrc));

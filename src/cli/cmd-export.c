@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doc/doc.h"
 #include "store/store.h"
 #include "cli.h"
 #include "cli-store.h"
@@ -60,7 +61,7 @@ cmd_export(int argc, char **argv)
 	if (ret)
 		return ret;
 	/* saved documents are checked JSON: no NUL byte inside */
-	rc = cli_write_text_file(out_path, text);
+	rc = al_doc_write_text(out_path, text);
 	if (rc) {
 		ret = cli_cmd_error(AL_EXIT_RUNTIME, "export", "%s: %s",
 				    strcmp(out_path, "-") ? out_path : "standard output",

@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "core/result.h"
+#include "doc/doc.h"
 #include "core/text.h"
 #include "core/units.h"
 #include "store/store.h"
@@ -18,7 +19,6 @@
 #include "cli-store.h"
 #include "commands.h"
 
-#define SCHEMA_HISTORY "audiolat.history/1"
 #define DEFAULT_LIMIT 50
 #define COL_MAX 32   /* label and kernel columns are cut here */
 
@@ -308,7 +308,7 @@ cmd_history(int argc, char **argv)
 	if (ret)
 		return ret;
 	if (json_path) {
-		rs.json = json_pack("{s:s, s:s, s:I, s:[]}", "schema", SCHEMA_HISTORY, "database",
+		rs.json = json_pack("{s:s, s:s, s:I, s:[]}", "schema", AL_SCHEMA_HISTORY, "database",
 				    path, "matching", (json_int_t)0, "results");
 		if (!rs.json)
 			return cli_cmd_error(AL_EXIT_RUNTIME, "history", "%s", strerror(ENOMEM));
@@ -323,22 +323,8 @@ cmd_history(int argc, char **argv)
 		}
 	}
 	if (rs.json) {
-		char *text;
-
 		json_object_set_new(rs.json, "matching", json_integer(matching));
-		text = json_dumps(rs.json, JSON_INDENT(2));
-		rc = text ? 0 : -ENOMEM;
-		if (text) {
-			size_t len = strlen(text);
-			char *nl = realloc(text, len + 2);
-
-			if (nl) {
-				text = nl;
-				strcpy(text + len, "\n");
-			}
-			rc = cli_write_text_file(json_path, text);
-		}
-		free(text);
+		rc = al_doc_write(json_path, rs.json, 0);
 		if (rc) {
 			ret = cli_cmd_error(AL_EXIT_RUNTIME, "history", "--json %s: %s", json_path,
 					    strerror(-rc));

@@ -18,8 +18,9 @@
 #include "core/clock.h"
 #include "core/units.h"
 #include "cli.h"
-#include "cmd-midi.h"
 #include "commands.h"
+#include "midi-live.h"
+#include "midi-out.h"
 
 #define SMF_MAX_BYTES (64 * 1024 * 1024)
 
@@ -501,12 +502,6 @@ parse_args(unsigned sub, int argc, char **argv, struct midi_opts *o, char *err, 
 	if (sub == SUB_SEND && o->filter.events != AL_MIDI_SEL_NOTE_ON)
 		return bad(err, err_size, "--events: not an option of midi send");
 	return 0;
-}
-
-int
-midi_port_error(const struct midi_opts *o, int rc, const char *err)
-{
-	return cli_fault("midi", rc, o->sub, err, NULL);
 }
 
 /* ---- analyze ---- */

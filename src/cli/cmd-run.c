@@ -88,20 +88,11 @@ cmd_run(int argc, char **argv)
 	fflush(stdout);
 
 	if (p.json_path || !p.no_db) {
-		char *text = json_dumps(doc, JSON_INDENT(2));
+		char *text = al_doc_text(doc, 0);
 		int wrc = text ? 0 : -ENOMEM;
 
-		if (text) {
-			size_t len = strlen(text);
-			char *nl = realloc(text, len + 2);
-
-			if (nl) {
-				text = nl;
-				strcpy(text + len, "\n");
-			}
-			if (p.json_path)
-				wrc = cli_write_text_file(p.json_path, text);
-		}
+		if (text && p.json_path)
+			wrc = al_doc_write_text(p.json_path, text);
 		/* the database gets the very bytes --json wrote */
 		if (!p.no_db && !text)
 			cli_warn("the result was not saved: %s", strerror(ENOMEM));

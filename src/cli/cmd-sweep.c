@@ -21,8 +21,6 @@
 #include "run-opts.h"
 #include "sweep-opts.h"
 
-#define AL_SCHEMA_SWEEP "audiolat.sweep/1"
-
 /* One configuration of the grid and what its runs gave. */
 struct cell {
 	const struct al_sweep_backend *be;
@@ -373,7 +371,7 @@ run_once(const struct al_sweep_cli *sp, struct cell *c, int idx, int n_cells, in
 	if (!doc)
 		return cli_cmd_error(AL_EXIT_RUNTIME, "sweep", "out of memory");
 	if (!p.no_db) {
-		text = json_dumps(doc, JSON_INDENT(2));
+		text = al_doc_text(doc, 0);
 		if (!text || cli_store_save_result(p.db_path, text, sp->quiet))
 			rc = rc ? rc : AL_EXIT_RUNTIME;
 		free(text);
@@ -528,7 +526,7 @@ cmd_sweep(int argc, char **argv)
 		goto out;
 	}
 	if (sp.json_path) {
-		int wrc = cli_write_json(sp.json_path, doc);
+		int wrc = al_doc_write(sp.json_path, doc, 0);
 
 		if (wrc)
 			exit_code = cli_cmd_error(AL_EXIT_RUNTIME, "sweep", "--json %s: %s",

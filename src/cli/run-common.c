@@ -46,13 +46,13 @@ join_cmdline(int argc, char **argv, char *buf, size_t size)
 static int
 map_run_error(const char *cmd, const struct al_run_cli *p, const struct al_result *r, int rc)
 {
-	const struct al_backend_ops *b = al_backend_find(p->cfg.backend);
+	const struct al_backend_ops *b = p->backend;
 	char what[160];
 
 	if (b && b->unavailable)
 		return cli_cmd_error(AL_EXIT_UNAVAILABLE, cmd, "backend %s: %s", b->name,
 				     b->unavailable);
-	if (rc == -EINVAL && b && !b->list && p->cfg.device[0])
+	if (rc == -EINVAL && b && !al_backend_can(b, AL_CAP_DEVICE) && p->cfg.device[0])
 		return cli_cmd_error(AL_EXIT_USAGE, cmd, "-D/--device: the %s backend has no devices",
 				     p->cfg.backend);
 	if (rc == -ERANGE) /* the option that asked for it */
@@ -100,6 +100,7 @@ cli_run_measure(const char *cmd, struct al_run_cli *p, int argc, char **argv, bo
 		o.load_opts = &p->load_opts;
 	}
 	o.cfg = p->cfg;
+	o.backend = p->backend;
 	o.stop_requested = &cli_stop_requested;
 	o.trace = p->trace;
 	o.trace_threshold_ns = p->trace_threshold_ns;

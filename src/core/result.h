@@ -16,8 +16,6 @@
 #include "hist.h"
 #include "sysinfo.h"
 
-#define AL_SCHEMA_RUN "audiolat.run/2"
-#define AL_SCHEMA_RUN_V1 "audiolat.run/1" /* still read: per-wake-up statistics */
 #define AL_NAME_MAX 64
 #define AL_LOAD_DESC_MAX 512
 #define AL_WARN_MAX 8

@@ -19,8 +19,6 @@
 
 #include "report.h"
 
-#define AL_SCHEMA_COMPARE "audiolat.compare/1"
-#define AL_SCHEMA_COMPARE_MIDI "audiolat.compare-midi/1"
 
 struct al_compare_opts {
 	double confidence; /* 0.95 */

@@ -11,6 +11,7 @@
 
 #include "core/clock.h"
 #include "core/result.h"
+#include "doc/doc.h"
 #include "store-private.h"
 
 /* run/2 is written; run/1 (per wake-up statistics) is still read */
@@ -32,37 +33,16 @@ struct doc_cols {
 	json_t *max_interval_pct, *within_1ms_pct, *within_2ms_pct;
 };
 
-/* root.a.b.c ("total.wake_latency_ns.max"); NULL when any part is missing. */
-static json_t *
-get_path(json_t *root, const char *path)
-{
-	char key[64];
-	const char *dot;
-	size_t n;
-
-	while (root && path) {
-		dot = strchr(path, '.');
-		n = dot ? (size_t)(dot - path) : strlen(path);
-		if (n >= sizeof(key))
-			return NULL;
-		memcpy(key, path, n);
-		key[n] = '\0';
-		root = json_object_get(root, key); /* NULL for a non-object */
-		path = dot ? dot + 1 : NULL;
-	}
-	return root;
-}
-
 static const char *
 get_str(json_t *root, const char *path)
 {
-	return json_string_value(get_path(root, path)); /* NULL unless a string */
+	return json_string_value(al_doc_get(root, path)); /* NULL unless a string */
 }
 
 static json_t *
 get_int(json_t *root, const char *path)
 {
-	json_t *j = get_path(root, path);
+	json_t *j = al_doc_get(root, path);
 
 	return json_is_integer(j) ? j : NULL;
 }
@@ -70,7 +50,7 @@ get_int(json_t *root, const char *path)
 static json_t *
 get_num(json_t *root, const char *path)
 {
-	json_t *j = get_path(root, path);
+	json_t *j = al_doc_get(root, path);
 
 	return json_is_number(j) ? j : NULL;
 }
@@ -135,7 +115,7 @@ check_run(json_t *root, const char *schema, char *err, size_t err_size)
 	bool ok;
 
 	for (i = 0; i < sizeof(run_required) / sizeof(run_required[0]); i++) {
-		j = get_path(root, run_required[i].path);
+		j = al_doc_get(root, run_required[i].path);
 		switch (run_required[i].need) {
 		case NEED_OBJ:
 			ok = json_is_object(j);
