@@ -43,6 +43,17 @@ struct al_write_info {
 	 */
 	int64_t missed;
 	bool missed_known;
+	/*
+	 * Callback backends whose server sets the period and may change it
+	 * during the run (PipeWire's quantum and rate): this cycle's; 0: the
+	 * one open() gave. A change splits the statistics (core/result.h).
+	 */
+	int64_t period_frames;
+	int64_t rate_hz;
+	/* the server clock's delay (frames) and rate_diff this cycle, when clock_valid */
+	bool clock_valid;
+	int64_t delay_frames;
+	double rate_diff;
 };
 
 /*
@@ -65,7 +76,7 @@ struct al_period_hooks {
 
 /* One device a backend can reach (audiolat devices); strings valid during the call. */
 struct al_device {
-	const char *kind;        /* "alsa-pcm", "jack-server", "jack-port" */
+	const char *kind;        /* "alsa-pcm", "jack-server", "jack-port", "pipewire-node", ... */
 	const char *name;        /* what -D takes; a port's full name */
 	const char *description; /* one line, may be "" */
 	const char *detail;      /* "playback", "capture", "input,physical", ... may be "" */
@@ -111,6 +122,12 @@ struct al_backend_ops {
 	 * 0, or -errno: -ENODEV when nothing is reachable (no server running).
 	 */
 	int (*list)(al_device_emit_fn emit, void *ud);
+	/*
+	 * Optional: the graph blame gathered during the run (after stop),
+	 * into g (zeroed by the run driver), its times relative to
+	 * start_mono_ns. 0, or -ENODATA when there is none (g->note may say why).
+	 */
+	int (*graph)(void *priv, struct al_graph *g, int64_t start_mono_ns);
 };
 
 /* NULL when there is no backend of that name. */
