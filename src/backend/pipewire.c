@@ -578,6 +578,7 @@ on_process(void *data, struct spa_io_position *position)
 {
 	struct pwb *b = data;
 	int64_t wake_ns = al_clock_now_ns(), frames, rate, period_ns, nsec_ns, next_ns, t0_ns, t1_ns;
+	int64_t late_ns;
 	struct al_write_info wi = { 0 };
 	struct spa_io_clock clk;
 	struct al_wake w;
@@ -638,38 +639,36 @@ on_process(void *data, struct spa_io_position *position)
 	if (next_ns <= w.boundary_ns || next_ns > w.boundary_ns + 2 * period_ns)
 		next_ns = w.boundary_ns + period_ns;
 
-	if (cycles > 1) {
-		/* a stall: the driver ran cycles - 1 cycles without us */
-		int64_t start_ns = b->prev_boundary_ns + b->prev_period_ns;
-
+	/*
+	 * A stall: the driver ran cycles - 1 cycles without us (missed
+	 * periods, charged to this cycle). Or a cycle we did not miss came
+	 * more than a period after it was due: the driver itself was held up
+	 * (its server stopped, its timer late), played nothing meanwhile, and
+	 * now catches up with cycles back to back, each late, running us in
+	 * fewer of them than it runs. One event from the first cycle not
+	 * served (or the late one's due time) until we ran; the cycles of the
+	 * catch-up after it are its tail: charged, no new event.
+	 */
+	late_ns = wake_ns - w.boundary_ns;
+	if (cycles > 1)
 		wi.missed_before = (int64_t)(cycles - 1);
+	if ((cycles > 1 || (b->have_prev && late_ns > period_ns)) && !b->late_episode) {
+		int64_t start_ns = cycles > 1 ? b->prev_boundary_ns + b->prev_period_ns : w.boundary_ns;
+
 		wi.xrun_start_ns = start_ns < wake_ns ? start_ns : wake_ns;
 		wi.xrun_ns = wake_ns - wi.xrun_start_ns;
-		wi.lost_periods = wi.missed_before;
-		wi.xrun_source = AL_XRUN_COUNTER;
-		b->stalls++;
-	} else if (b->have_prev && wake_ns - w.boundary_ns > period_ns) {
-		/*
-		 * A cycle we did not miss came more than a period after it was
-		 * due: the driver itself was held up (its server stopped, its
-		 * timer late) and plays nothing meanwhile. One event for the
-		 * cycles it then runs back to back, each still late.
-		 */
-		if (!b->late_episode) {
-			int64_t start_ns = w.boundary_ns;
-
-			wi.xrun_start_ns = start_ns < wake_ns ? start_ns : wake_ns;
-			wi.xrun_ns = wake_ns - wi.xrun_start_ns;
-			wi.lost_periods = wi.xrun_ns / period_ns;
-			wi.xrun_source = AL_XRUN_SERVER;
+		wi.lost_periods = wi.xrun_ns / period_ns > wi.missed_before ? wi.xrun_ns / period_ns
+									  : wi.missed_before;
+		wi.xrun_source = cycles > 1 ? AL_XRUN_COUNTER : AL_XRUN_SERVER;
+		if (cycles > 1)
+			b->stalls++;
+		else
 			b->driver_late++;
-		}
-		b->late_episode = true;
-		if (wake_ns - w.boundary_ns > b->driver_late_max_ns)
-			b->driver_late_max_ns = wake_ns - w.boundary_ns;
 	}
+	if (late_ns > b->driver_late_max_ns && cycles == 1)
+		b->driver_late_max_ns = late_ns;
 #ifdef HAVE_SPA_IO_CLOCK_XRUN
-	else if (b->have_prev && clk.xrun != b->prev_xrun_ns && clk.xrun > b->prev_xrun_ns) {
+	if (!wi.xrun_start_ns && b->have_prev && clk.xrun > b->prev_xrun_ns) {
 		/* the driver counted an xrun of its own in a cycle we ran (its hardware) */
 		wi.xrun_start_ns = w.boundary_ns;
 		wi.xrun_ns = clk.xrun - b->prev_xrun_ns;
@@ -679,8 +678,7 @@ on_process(void *data, struct spa_io_position *position)
 	}
 	b->prev_xrun_ns = clk.xrun;
 #endif
-	if (wake_ns - w.boundary_ns <= period_ns)
-		b->late_episode = false;
+	b->late_episode = late_ns > period_ns;
 	if (b->have_prev && (frames != b->prev_frames || rate != b->prev_rate))
 		b->quantum_changes++;
 	wi.period_frames = frames;
@@ -1166,12 +1164,14 @@ pw_info(void *priv, struct al_backend_info *out)
 	snprintf(out->negative_note, sizeof(out->negative_note),
 		 "a driver whose clock.nsec is an estimate (an ALSA driver's rate-matched clock) "
 		 "can place it microseconds after our wake-up");
-	if (b->stalls || b->counter_jumps || b->restarts || b->quantum_changes || b->server_xruns) {
+	if (b->stalls || b->counter_jumps || b->restarts || b->quantum_changes || b->server_xruns ||
+	    b->driver_late) {
 		len = strlen(out->detail);
 		snprintf(out->detail + len, sizeof(out->detail) - len,
-			 "; xruns: %llu stalls, %llu from the driver; %llu position jumps, %llu "
-			 "restarts; quantum %lld..%lld (%llu changes)",
-			 (unsigned long long)b->stalls, (unsigned long long)b->server_xruns,
+			 "; xruns: %llu stalls, %llu driver late (up to %.1f ms), %llu from the driver; "
+			 "%llu position jumps, %llu restarts; quantum %lld..%lld (%llu changes)",
+			 (unsigned long long)b->stalls, (unsigned long long)b->driver_late,
+			 (double)b->driver_late_max_ns / AL_NS_PER_MS, (unsigned long long)b->server_xruns,
 			 (unsigned long long)b->counter_jumps, (unsigned long long)b->restarts,
 			 (long long)b->min_frames, (long long)b->max_frames,
 			 (unsigned long long)b->quantum_changes);

@@ -235,7 +235,7 @@ al_graph_add_point(struct al_graph *g, const struct al_graph_point *p)
 {
 	const struct al_graph_block *d = &p->driver;
 	int64_t q_ns, start_ns, due_ns, deadline_ns, end_ns = 0;
-	bool ours = !g->self_id || d->id == g->self_id, complete, count, new_cycle;
+	bool ours = !g->self_id || d->id == g->self_id, complete, count, new_cycle, late_start;
 	struct al_late_cycle *lc = NULL;
 	uint32_t xruns = 0;
 	int i;
@@ -267,6 +267,7 @@ al_graph_add_point(struct al_graph *g, const struct al_graph_point *p)
 	if (start_ns < due_ns - q_ns / 2)
 		due_ns -= q_ns * ((due_ns - start_ns + q_ns / 2) / q_ns);
 	deadline_ns = due_ns + q_ns;
+	late_start = start_ns - due_ns > g->late_start_ns;
 	count = in_window(g, start_ns);
 	new_cycle = start_ns > g->last_start_ns;
 	if (count)
@@ -319,6 +320,14 @@ al_graph_add_point(struct al_graph *g, const struct al_graph_point *p)
 
 				if (!is_cause(b, start_ns, deadline_ns, complete))
 					continue;
+				/*
+				 * A cycle the driver began late (a driver catching up
+				 * after its server stopped runs them back to back): a
+				 * node still waiting for the CPU in it waited for the
+				 * driver's lateness, not its own.
+				 */
+				if (late_start && b->status == AL_NODE_TRIGGERED)
+					continue;
 				snprintf(c.name, sizeof(c.name), "%s", b->name ? b->name : "");
 				c.self = g->self_id && b->id == g->self_id;
 				if (b->status == AL_NODE_TRIGGERED) {
@@ -348,7 +357,7 @@ al_graph_add_point(struct al_graph *g, const struct al_graph_point *p)
 			}
 		}
 	}
-	if (start_ns - due_ns > g->late_start_ns) {
+	if (late_start) {
 		if (!lc)
 			lc = late_of(g, start_ns, due_ns, q_ns);
 		if (lc && !(lc->kind & AL_LATE_START)) {

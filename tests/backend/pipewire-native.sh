@@ -16,6 +16,9 @@ need_cmd dbus-daemon dbus
 
 J="$T_TMP/run.json"
 GONE="nosuch-$$"
+# a stop of known length (the truth matrix's tool; built with everything, by make)
+STALL="$BUILD_DIR/tests/truth/truth-stall"
+[ -x "$STALL" ] || t_bail "truth-stall is built ($STALL: ninja -C build)"
 
 # --- no PipeWire: a runtime directory with no server in it
 mkdir -p "$T_TMP/nopw"
@@ -86,6 +89,24 @@ t_json "each stretch's intervals are its own period (median within 10 %)" \
 	'.segments | (.[0].interval_ns.p50 - 5333333 | fabs) < 533333 and (.[1].interval_ns.p50 - 10666666 | fabs) < 1066666' "$J"
 t_json "the change is no xrun and no missed period" \
 	'.period_changes[0].t_ns as $t | [.xrun_events[] | select(.t_ns > $t - 50000000 and .t_ns < $t + 50000000)] | length == 0' "$J"
+
+# --- the server stopped for 200 ms (its driver held up): the driver catches
+# up with late cycles back to back, each at its own clock.nsec; one event
+# of the stop's length, blamed on the driver
+run_tty "$OUT" "$T_TMP/stop.log" "$AUDIOLAT" run -b pipewire -d 4s -L 20 --no-db --no-histogram --json "$J"
+t_measuring 10 "server stopped: the run measures (100 periods)" "$T_TMP/stop.log" 100
+stall=$("$STALL" "${SRV_PW_PIDS[1]}" 200 | sed -n 's/.*stall_ns=\([0-9]*\).*/\1/p')
+wait $TTY_PID
+t_result $? "server stopped: the run exits 0"
+echo "# the server stood still ${stall:-?} ns"
+t_json "server stopped: one event of its length (-1 period - 10 ms .. +1 period + 10 ms)" --argjson s "${stall:-0}" \
+	'[.xrun_events[] | select(.duration_ns > 50000000)] | length == 1 and
+	 (.[0].duration_ns - $s | . >= -15333333 and . <= 15333333)' "$J"
+t_json "server stopped: its blame is the driver, begun late" \
+	'[.xrun_events[] | select(.duration_ns > 50000000)] | .[0].blame | any(.driver and .name == "null-sink" and .state == "late-start")' "$J"
+t_json "server stopped: the per-period max is the stop" --argjson s "${stall:-0}" \
+	'.total.wake_latency_ns.max - $s | fabs < 15333333' "$J"
+jq -r '[.xrun_events[] | [.t_ns, .duration_ns, .lost_periods, .source]] | "# events: \(.)"' "$J" 2>/dev/null
 
 # --- the server killed mid-run: what was measured is kept
 start=$(date +%s%N)
