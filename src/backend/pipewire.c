@@ -970,6 +970,14 @@ pw_open(void *priv, struct al_config *cfg)
 	rc = connect_server(b);
 	if (rc)
 		return rc;
+	if (b->need_blame && !b->blame.bound) {
+		snprintf(b->error, sizeof(b->error), "PipeWire: --blame: %.160s",
+			 b->blame.note[0] ? b->blame.note
+					  : "the server has no profiler (libpipewire-module-profiler)");
+		pw_thread_loop_unlock(b->loop);
+		disconnect(b);
+		return -ENOTSUP;
+	}
 	/* the target: -D, else the default sink (source); a recorder of a sink takes its monitor */
 	if (!cfg->capture)
 		play = target_node(b, cfg->device, false);

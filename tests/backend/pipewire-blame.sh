@@ -23,7 +23,8 @@ SLOW_PID=$!
 t_wait 10 "the slow filter runs" grep -q '^ready' "$SLOW_OUT"
 t_true "its output is linked to the null sink" pw-link slowfilter:out null-sink:playback_FL
 
-t_exit 0 "-b pipewire beside it, 6 s: exits 0" "$AUDIOLAT" run -b pipewire -d 6s -L 20 --no-db --no-histogram --json "$J"
+t_exit 0 "-b pipewire beside it, 6 s: exits 0" "$AUDIOLAT" run -b pipewire -d 6s -L 20 --no-db --no-histogram --json "$J" \
+	--html "$T_TMP/run.html"
 cp "$OUT" "$T_TMP/text.out"
 kill -TERM "$SLOW_PID"
 wait "$SLOW_PID"
@@ -62,6 +63,10 @@ jq -r '[.graph.late_cycles[] | .causes[] | select(.name == "slowfilter") | .busy
 
 t_grep "$T_TMP/text.out" "late cycle.*'slowfilter' \(id [0-9]+\) busy [0-9.]+ ms of a 5\.333 ms quantum" \
 	"the text summary names it: 'node NAME (id N) busy X ms of a Q ms quantum'"
+
+t_grep "$T_TMP/run.html" "<h3>Graph blame</h3>" "the HTML report has the graph blame"
+t_grep "$T_TMP/run.html" "<tr><td>slowfilter</td><td class=\"num\">[0-9]+</td>" "... a row for the slow node"
+t_grep "$T_TMP/run.html" "<td>slowfilter \(id [0-9]+\) running, busy [0-9.]+ ms</td>" "... and its late cycles name it"
 
 t_exit 0 "--no-blame: exits 0" "$AUDIOLAT" run -b pipewire --no-blame -d 1s --no-db -q --json "$J"
 t_json "--no-blame: no graph" '.graph == null and .config.blame == false' "$J"

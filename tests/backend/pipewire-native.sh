@@ -29,6 +29,9 @@ t_result "$([ "$(wc -l <"$ERR")" -eq 1 ] && echo 0 || echo 1)" "... with one lin
 t_grep "$ERR" "^audiolat run: pipewire: PipeWire server 'pipewire-0': not running" \
 	"... which says the server is not running"
 
+t_exit 2 "--blame with another backend: a usage error" "$AUDIOLAT" run -b sim --blame -d 1s --no-db
+t_grep "$ERR" "--blame: not with the sim backend" "... which says so"
+
 start_pipewire 256 48000 || server_failed "PipeWire with a null sink starts"
 
 t_exit 0 "-b pipewire, 3 s: exits 0" "$AUDIOLAT" run -b pipewire -d 3s --no-db -q --json "$J"
