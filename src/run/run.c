@@ -87,6 +87,8 @@ period_record(void *ctx, const struct al_wake *w, int64_t work_start_ns, int64_t
 	if (atomic_load_explicit(&c->stop, memory_order_relaxed))
 		return;
 	al_result_record(c->r, &s);
+	if (c->o->tap)
+		c->o->tap(c->o->hook_ud, &s, c->r);
 	al_spikes_mark(&c->spikes, w->boundary_ns, w->wake_ns);
 	c->prev_wake_ns = w->wake_ns;
 }
@@ -243,6 +245,8 @@ run_until(struct run_ctx *c, int64_t t_ns, struct al_load_set *loads, struct al_
 		if (atomic_load(&c->finished))
 			return false;
 		al_spikes_service(&c->spikes, r);
+		if (o->tick)
+			o->tick(o->hook_ud, r, now_ns);
 		if (now_ns >= t_ns)
 			return true;
 		if (o->status && now_ns >= *next_status_ns) {
