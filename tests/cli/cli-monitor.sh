@@ -90,6 +90,15 @@ t_json "the time series is the short windows" \
 t_exit 0 "history lists the monitor result" "$A" history --db "$DB"
 t_grep "$OUT" 'sim' "history shows it"
 t_exit 0 "the saved result renders as a report" "$A" report --db "$DB" 1 -o "$T_TMP/stall.html"
+t_grep "$T_TMP/stall.html" '<h3>The long view</h3>' "the report has the long view"
+t_grep "$T_TMP/stall.html" '<title>xrun at [0-9]{2}:[0-9]{2}:[0-9]{2} UTC: starved [2-9][0-9]{2}\.[0-9]+ ms</title>' \
+	"the long view marks the stall's xrun with its time of day"
+t_grep "$T_TMP/stall.html" '^<tr><td>[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:00</td>' \
+	"the report has the per-hour heat map"
+if command -v xmllint >/dev/null; then
+	t_true "the report is well-formed XML" xmllint --noout --nonet "$T_TMP/stall.html"
+fi
+t_exit 0 "compare takes monitor results" "$A" compare "$J" "$J"
 t_true "the saved one is the final one" sh -c \
 	"sqlite3 '$DB' \"select json_extract(document, '\$.monitor.final') from results\" | grep -qx 1"
 
