@@ -31,7 +31,8 @@ struct al_monitor_priv {
 	/* the controller's schedule */
 	int64_t next_checkpoint_ns;
 	int64_t next_metrics_ns;
-	bool checkpoint_now;           /* event() asked for one */
+	bool checkpoint_due;           /* event() asked for one: armed at the next turn */
+	bool checkpoint_now;           /* armed: the spike's explanation was serviced since */
 	/* the snapshot */
 	struct al_result *snap;
 	struct al_phase *snap_phases;
@@ -203,7 +204,7 @@ events(struct al_monitor *m, int64_t now_ns)
 		p->ev_last_ns = now_ns;
 		m->events++;
 		if (m->o.event(m->o.ud, m, &ev))
-			p->checkpoint_now = true;
+			p->checkpoint_due = true;
 	}
 }
 
@@ -344,6 +345,15 @@ tick(void *ud, struct al_result *r, int64_t now_ns)
 		m->checkpoints++;
 		p->checkpoint_now = false;
 		p->next_checkpoint_ns = al_clock_now_ns() + m->o.checkpoint_ns;
+	}
+	/*
+	 * The audio thread queues the event before the flight recorder's
+	 * mark: the checkpoint it asked for waits one turn of the loop, which
+	 * services the marks first.
+	 */
+	if (p->checkpoint_due) {
+		p->checkpoint_now = true;
+		p->checkpoint_due = false;
 	}
 }
 
