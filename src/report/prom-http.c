@@ -91,10 +91,26 @@ read_head(int fd, char *req, size_t size)
 	}
 }
 
+int
+al_prom_http_route(const char *req, bool *head)
+{
+	char method[8], path[256];
+
+	*head = false;
+	if (sscanf(req, "%7s %255s HTTP/1.", method, path) != 2 || !strstr(req, " HTTP/1."))
+		return 400;
+	*head = !strcmp(method, "HEAD");
+	if (strcmp(method, "GET") && !*head)
+		return 405;
+	if (strcmp(path, "/metrics") && strncmp(path, "/metrics?", 9))
+		return 404;
+	return 200;
+}
+
 static void
 serve(struct al_prom_http *h, int fd)
 {
-	char req[REQ_MAX + 1], method[8], path[256];
+	char req[REQ_MAX + 1];
 	int n = read_head(fd, req, sizeof(req));
 	bool head;
 
@@ -106,18 +122,18 @@ serve(struct al_prom_http *h, int fd)
 		reply(fd, "408 Request Timeout", "text/plain", "timeout\n", false);
 		return;
 	}
-	if (sscanf(req, "%7s %255s HTTP/1.", method, path) != 2) {
+	switch (al_prom_http_route(req, &head)) {
+	case 400:
 		reply(fd, "400 Bad Request", "text/plain", "bad request\n", false);
 		return;
-	}
-	head = !strcmp(method, "HEAD");
-	if (strcmp(method, "GET") && !head) {
+	case 405:
 		reply(fd, "405 Method Not Allowed", "text/plain", "GET only\n", false);
 		return;
-	}
-	if (strcmp(path, "/metrics") && strncmp(path, "/metrics?", 9)) {
+	case 404:
 		reply(fd, "404 Not Found", "text/plain", "see /metrics\n", head);
 		return;
+	default:
+		break;
 	}
 	pthread_mutex_lock(&h->lock);
 	reply(fd, "200 OK", "text/plain; version=0.0.4; charset=utf-8", h->page ? h->page : "",

@@ -9,6 +9,7 @@
 #ifndef AL_REPORT_PROM_H
 #define AL_REPORT_PROM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <jansson.h>
@@ -51,6 +52,11 @@ struct al_prom_http;
  * one line.
  */
 int al_prom_http_start(const char *addr, struct al_prom_http **out, char *err, size_t err_size);
+/*
+ * What the handler answers a request head (NUL-terminated): 200 (GET or
+ * HEAD of /metrics, *head set for HEAD), 400, 404 or 405. For tests.
+ */
+int al_prom_http_route(const char *req, bool *head);
 /* The page from now on (copied). 0 or -ENOMEM. */
 int al_prom_http_set(struct al_prom_http *h, const char *text);
 /* The port it listens on (the one given, or the kernel's for port 0). */

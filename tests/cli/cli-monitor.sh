@@ -57,13 +57,13 @@ t_json "the result is a run document with the monitor's windows" \
 	'.schema == "audiolat.run/2" and .monitor.final == true and .monitor.short.window_ns == 1000000000 and .monitor.long.window_ns == 5000000000' "$J"
 for i in 0 1; do
 	a=${FROM[$i]} b=${TO[$i]}
-	# the shared machine's own xruns (1-15 ms) may fall beside it: listed, not judged
-	t_json "stall $i: exactly one xrun event of 20 ms or more in it (one stall, one event)" \
+	# the shared machine's own xruns (seen: up to 50 ms) may fall beside it: listed, not judged
+	t_json "stall $i: exactly one xrun event of 100 ms or more in it (one stall, one event)" \
 		--argjson a "$a" --argjson b "$b" --argjson B $B_NS --argjson P $P_NS \
-		'[.xrun_events[] | select(.t_ns + .duration_ns >= $a - $B - $P and .t_ns <= $b + $B + $P and .duration_ns >= 20000000)] | length == 1' "$J"
+		'[.xrun_events[] | select(.t_ns + .duration_ns >= $a - $B - $P and .t_ns <= $b + $B + $P and .duration_ns >= 100000000)] | length == 1' "$J"
 	t_json "stall $i: the window it began in counts that xrun" \
 		--argjson a "$a" --argjson b "$b" --argjson B $B_NS --argjson P $P_NS \
-		'(.xrun_events[] | select(.t_ns + .duration_ns >= $a - $B - $P and .t_ns <= $b + $B + $P and .duration_ns >= 20000000) | .t_ns) as $t |
+		'(.xrun_events[] | select(.t_ns + .duration_ns >= $a - $B - $P and .t_ns <= $b + $B + $P and .duration_ns >= 100000000) | .t_ns) as $t |
 		 [.monitor.short.rows[] | select(.[0] <= $t and $t < .[0] + 1000000000) | .[8]] | length == 1 and .[0] >= 1' "$J"
 	t_json "stall $i: the max of its windows is the stall (>= 300 ms - B - P, <= the stop's window)" \
 		--argjson a "$a" --argjson b "$b" --argjson B $B_NS --argjson P $P_NS \
