@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -231,14 +232,80 @@ split_args(int argc, char **argv, struct mon_cli *mc, int *run_argc, char **run_
 	return 0;
 }
 
-/* A result document: the run's with the monitor's windows. */
+/*
+ * A checkpoint's JSON (the document, its text, the store's parse of it)
+ * lives in an arena of mmap'd chunks, unmapped when the checkpoint is
+ * done. From the heap, a checkpoint's tens of MB (at the caps) would stay
+ * resident for good: mlockall() keeps freed heap pages locked, and a locked
+ * page cannot be given back (MADV_DONTNEED refuses it).
+ */
+#define ARENA_CHUNK (4u << 20)
+#define ARENA_CHUNKS_MAX 256
+
+static struct {
+	char *chunk[ARENA_CHUNKS_MAX];
+	size_t size[ARENA_CHUNKS_MAX];
+	size_t n, used;
+} arena;
+
+static void *
+arena_malloc(size_t size)
+{
+	size_t cap = arena.n ? arena.size[arena.n - 1] : 0;
+	void *p;
+
+	size = (size + 15) & ~(size_t)15;
+	if (!arena.n || arena.used + size > cap) {
+		size_t c = size > ARENA_CHUNK ? size : ARENA_CHUNK;
+
+		if (arena.n == ARENA_CHUNKS_MAX)
+			return NULL;
+		p = mmap(NULL, c, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			return NULL;
+		arena.chunk[arena.n] = p;
+		arena.size[arena.n++] = c;
+		arena.used = 0;
+	}
+	p = arena.chunk[arena.n - 1] + arena.used;
+	arena.used += size;
+	return p;
+}
+
+static void
+arena_free(void *p)
+{
+	(void)p; /* all at once, in arena_end() */
+}
+
+static void
+arena_begin(void)
+{
+	json_set_alloc_funcs(arena_malloc, arena_free);
+}
+
+static void
+arena_end(void)
+{
+	json_set_alloc_funcs(malloc, free);
+	for (size_t i = 0; i < arena.n; i++)
+		munmap(arena.chunk[i], arena.size[i]);
+	arena.n = arena.used = 0;
+}
+
+/*
+ * A result document: the run's with the monitor's windows, as text with a
+ * newline, from alloc (free it with the matching free). *doc_out: the
+ * document too (else it is released).
+ */
 static char *
-doc_text(struct mon_ctx *c, const struct al_result *snap, bool final, json_t **doc_out)
+doc_text(struct mon_ctx *c, const struct al_result *snap, bool final, json_t **doc_out,
+	 void *(*alloc)(size_t))
 {
 	struct al_mw_totals t;
 	struct al_monitor_doc_input in;
 	json_t *doc = al_report_json(snap);
-	char *text, *nl;
+	char *text = NULL;
 	size_t len;
 
 	if (!doc)
@@ -254,14 +321,12 @@ doc_text(struct mon_ctx *c, const struct al_result *snap, bool final, json_t **d
 	json_object_set_new(doc, "monitor", al_report_monitor_json(&in));
 	if (!final)
 		json_object_set_new(doc, "cmdline", al_json_text(c->cmdline));
-	text = json_dumps(doc, JSON_INDENT(2));
+	len = json_dumpb(doc, NULL, 0, JSON_INDENT(2));
+	if (len)
+		text = alloc(len + 2);
 	if (text) {
-		len = strlen(text);
-		nl = realloc(text, len + 2);
-		if (nl) {
-			text = nl;
-			strcpy(text + len, "\n");
-		}
+		json_dumpb(doc, text, len, JSON_INDENT(2));
+		memcpy(text + len, "\n", 2);
 	}
 	if (doc_out)
 		*doc_out = doc;
@@ -300,10 +365,13 @@ static void
 on_checkpoint(void *ud, const struct al_monitor *m, const struct al_result *snap, bool final)
 {
 	struct mon_ctx *c = ud;
-	char *text = doc_text(c, snap, final, NULL);
+	char *text;
 
 	(void)m;
+	arena_begin();
+	text = doc_text(c, snap, final, NULL, arena_malloc);
 	if (!text) {
+		arena_end();
 		cli_warn("checkpoint: %s", strerror(ENOMEM));
 		return;
 	}
@@ -313,7 +381,7 @@ on_checkpoint(void *ud, const struct al_monitor *m, const struct al_result *snap
 	/* --json FILE is the result so far too (never stdout before the end) */
 	if (c->p->json_path && strcmp(c->p->json_path, "-"))
 		cli_write_text_file(c->p->json_path, text);
-	free(text);
+	arena_end();
 }
 
 static void
@@ -515,7 +583,7 @@ cmd_monitor(int argc, char **argv)
 			cli_warn("%s", r.warnings[i]);
 	/* the end: r's own statistics, every window */
 	snap = al_monitor_snapshot(&c.m, &r, true);
-	text = doc_text(&c, snap, true, &doc);
+	text = doc_text(&c, snap, true, &doc, malloc);
 	if (!text) {
 		exit_code = cli_cmd_error(AL_EXIT_RUNTIME, "monitor", "%s", strerror(ENOMEM));
 		goto out_free;
