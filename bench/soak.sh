@@ -5,18 +5,21 @@
 # first sample), its report must render in < 2 s; then the exporter's cost:
 # p50 wake latency of `monitor --metrics-file` against a plain `run` of the
 # same length, alternating, in the same session (<= 2 %).
-#	bench/soak.sh [SOAK_SECONDS (3600)] [ROUNDS (3)] [ROUND_SECONDS (30)]
+#	[CHECKPOINT=5m] bench/soak.sh [SOAK_SECONDS (3600)] [ROUNDS (3)] [ROUND_SECONDS (30)]
+# The RSS is sampled between checkpoints: a checkpoint builds the result's
+# JSON (transiently, up to the caps: docs/monitor.md) and gives it back.
 set -eu
 . "$(dirname "$0")/common.sh"
 soak=${1:-3600}
 rounds=${2:-3}
 round_s=${3:-30}
+checkpoint=${CHECKPOINT:-5m}
 bench_need jq jq sqlite3 sqlite3
 bench_init
 
 # --- the soak -------------------------------------------------------------
 db="$tmp/soak.db"
-"$A" monitor -q -b sim -P 16 -n 3 -L 0 --window 1s --checkpoint 5m -d "${soak}s" \
+"$A" monitor -q -b sim -P 16 -n 3 -L 0 --window 1s --checkpoint "$checkpoint" -d "${soak}s" \
 	--db "$db" --json "$tmp/soak.json" --metrics-file "$tmp/soak.prom" >"$tmp/soak.out" 2>&1 &
 pid=$!
 interval=$((soak >= 600 ? 60 : 10))
