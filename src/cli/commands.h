@@ -16,5 +16,6 @@ int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_midi(int argc, char **argv);
+int cmd_monitor(int argc, char **argv);
 
 #endif

@@ -105,6 +105,8 @@ void al__html_plot_deltas(struct html_ctx *c, const struct al_dhist *h, double i
 
 /* A run's latency per time-series window, its phases, xruns and spikes. */
 void al__html_plot_timeline(struct html_ctx *c, const json_t *doc);
+/* html-monitor.c: a monitor result's long view and per-hour heat map (nothing otherwise). */
+void al__html_monitor_section(struct html_ctx *c, const json_t *doc);
 /* MIDI deltas over time: a min..max bar per window of the timeline, the interval dashed. */
 void al__html_plot_midi_timeline(struct html_ctx *c, const json_t *tl, double interval_ns);
 

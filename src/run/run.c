@@ -93,6 +93,8 @@ period_record(void *ctx, const struct al_wake *w, int64_t work_start_ns, int64_t
 	if (atomic_load_explicit(&c->stop, memory_order_relaxed))
 		return;
 	al_result_record(c->r, &s);
+	if (c->o->tap)
+		c->o->tap(c->o->hook_ud, &s, c->r);
 	al_spikes_mark(&c->spikes, w->boundary_ns, w->wake_ns);
 	c->prev_wake_ns = w->wake_ns;
 }
@@ -232,10 +234,11 @@ control_tick(void *ud, int64_t now_ns)
 {
 	struct run_ctx *c = ud;
 
-	(void)now_ns;
 	if (atomic_load(&c->finished))
 		return -EIO;
 	al_spikes_service(&c->spikes, c->r);
+	if (c->o->tick)
+		c->o->tick(c->o->hook_ud, c->r, now_ns);
 	return 0;
 }
 

@@ -380,6 +380,64 @@ out:
 }
 
 int
+al_store_replace(struct al_store *s, int64_t id, const char *text, size_t len, const char *source)
+{
+	struct doc_cols c;
+	sqlite3_stmt *st = NULL;
+	char digest[17];
+	int64_t new_id = 0;
+	int rc, ret;
+
+	ret = parse_doc(text, len, &c, s->err, sizeof(s->err));
+	if (ret)
+		return ret;
+	al__store_digest(text, len, digest);
+	rc = al__store_exec(s, "BEGIN IMMEDIATE");
+	if (rc != SQLITE_OK) {
+		ret = al__store_fail(s, rc, "locking the database to save");
+		goto out;
+	}
+	/* the new row takes the old one's id: one transaction, never none of them */
+	rc = sqlite3_prepare_v2(s->db, "DELETE FROM results WHERE id = ?1", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, id);
+		rc = sqlite3_step(st);
+		rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+		sqlite3_finalize(st);
+	}
+	if (rc == SQLITE_OK && sqlite3_changes(s->db) != 1) {
+		al__store_exec(s, "ROLLBACK");
+		ret = al__store_err(s, -ENOENT, "no result with id %lld", (long long)id);
+		goto out;
+	}
+	if (rc == SQLITE_OK)
+		rc = insert(s, &c, source, text, len, digest, &new_id);
+	if (rc == SQLITE_OK) {
+		rc = sqlite3_prepare_v2(s->db, "UPDATE results SET id = ?1 WHERE id = ?2", -1, &st,
+					NULL);
+		if (rc == SQLITE_OK) {
+			sqlite3_bind_int64(st, 1, id);
+			sqlite3_bind_int64(st, 2, new_id);
+			rc = sqlite3_step(st);
+			rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+			sqlite3_finalize(st);
+		}
+	}
+	if (rc == SQLITE_OK)
+		rc = al__store_exec(s, "COMMIT");
+	if (rc != SQLITE_OK) {
+		ret = al__store_fail(s, rc, "saving");
+		al__store_exec(s, "ROLLBACK");
+		goto out;
+	}
+	s->err[0] = '\0';
+	ret = 0;
+out:
+	json_decref(c.root);
+	return ret;
+}
+
+int
 al_store_get(struct al_store *s, int64_t id, char **text, size_t *len_out)
 {
 	sqlite3_stmt *st;

@@ -99,6 +99,15 @@ int al_store_save(struct al_store *s, const char *text, size_t len, const char *
 		  int64_t *id);
 
 /*
+ * Replace the document saved as id by text (audiolat monitor's
+ * checkpoints: one result that grows), in one transaction: the row keeps
+ * its id, the columns are the new document's. -ENOENT when there is no
+ * such id; else as al_store_save().
+ */
+int al_store_replace(struct al_store *s, int64_t id, const char *text, size_t len,
+		     const char *source);
+
+/*
  * The document with this id, as saved (malloc'd, NUL-terminated; *len_out
  * may be NULL). -ENOENT when there is no such id.
  */
