@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "store/store.h"
 
 /* getopt_long's value for --db PATH in the database subcommands' option tables */
@@ -58,5 +60,12 @@ int cli_store_save_result(const char *db_opt, const char *text, bool quiet);
  */
 int cli_store_fetch_arg(const char *cmd, const char *db_opt, int argc, char **argv, int first,
 			char **text, struct al_store **db, int64_t *id, char *path, size_t size);
+
+/*
+ * Every run (audiolat.run/2 and /1) in the database of db_opt, oldest
+ * first, parsed: *docs (n of them; json_decref each, free the array).
+ * AL_EXIT_OK, or the exit code after one line.
+ */
+int cli_store_load_runs(const char *cmd, const char *db_opt, json_t ***docs, size_t *n);
 
 #endif
