@@ -37,7 +37,9 @@ cli_store_open(const char *cmd, const char *db_opt, enum cli_store_mode mode,
 	*out = NULL;
 	db_opt = db_choice(db_opt);
 	if (db_opt) {
-		if (snprintf(where, sizeof(where), "%s", db_opt) >= (int)sizeof(where))
+		/* a list (run's fallbacks, "URL;PATH"): readers take the first */
+		if (snprintf(where, sizeof(where), "%.*s", (int)strcspn(db_opt, ";"), db_opt) >=
+		    (int)sizeof(where))
 			return cli_cmd_error(AL_EXIT_RUNTIME, cmd, "--db: path too long");
 	} else {
 		rc = al_store_default_path(where, sizeof(where));
@@ -63,8 +65,9 @@ cli_store_open(const char *cmd, const char *db_opt, enum cli_store_mode mode,
 	return AL_EXIT_OK;
 }
 
-int
-cli_store_save_as(const char *db_opt, const char *text, const char *what, bool quiet)
+/* Save text in the database at where (a path, a URL, or NULL: the default); exit code. */
+static int
+save_one(const char *where_in, const char *text, const char *what, bool quiet, bool last)
 {
 	struct al_store *db;
 	char path[PATH_MAX], err[512], where[PATH_MAX];
@@ -72,9 +75,8 @@ cli_store_save_as(const char *db_opt, const char *text, const char *what, bool q
 	int64_t id;
 	int rc;
 
-	db_opt = db_choice(db_opt);
-	if (db_opt) {
-		snprintf(where, sizeof(where), "%s", db_opt);
+	if (where_in) {
+		snprintf(where, sizeof(where), "%s", where_in);
 	} else {
 		rc = al_store_default_path(where, sizeof(where));
 		if (rc) {
@@ -88,13 +90,14 @@ cli_store_save_as(const char *db_opt, const char *text, const char *what, bool q
 	rc = al_store_open(where, flags, &db, err, sizeof(err));
 	explicit_bzero(where, sizeof(where));
 	if (rc) {
-		cli_warn("results database %s: %s: the result was not saved", path, err);
+		cli_warn("results database %s: %s: %s", path, err,
+			 last ? "the result was not saved" : "trying the next one");
 		return al_url_is_postgres(path) ? cli_exit_of(rc) : AL_EXIT_RUNTIME;
 	}
 	rc = al_store_save(db, text, strlen(text), "run", &id);
 	if (rc < 0) {
-		cli_warn("results database %s: %s: the result was not saved", path,
-			 al_store_error(db));
+		cli_warn("results database %s: %s: %s", path, al_store_error(db),
+			 last ? "the result was not saved" : "trying the next one");
 		al_store_close(db);
 		return al_url_is_postgres(path) ? cli_exit_of(rc) : AL_EXIT_RUNTIME;
 	}
@@ -102,6 +105,31 @@ cli_store_save_as(const char *db_opt, const char *text, const char *what, bool q
 		fprintf(stderr, "saved as %s %lld (%s)\n", what, (long long)id, path);
 	al_store_close(db);
 	return AL_EXIT_OK;
+}
+
+int
+cli_store_save_as(const char *db_opt, const char *text, const char *what, bool quiet)
+{
+	char one[PATH_MAX];
+	const char *p;
+	size_t n;
+	int rc = AL_EXIT_RUNTIME;
+
+	db_opt = db_choice(db_opt);
+	if (!db_opt)
+		return save_one(NULL, text, what, quiet, true);
+	/* "URL;PATH": each in turn until one saves (a server out of reach, a local file) */
+	for (p = db_opt; *p; p += n + (p[n] == ';')) {
+		n = strcspn(p, ";");
+		if (!n)
+			continue;
+		snprintf(one, sizeof(one), "%.*s", (int)n, p);
+		rc = save_one(one, text, what, quiet, !p[n] || !p[n + 1]);
+		explicit_bzero(one, sizeof(one));
+		if (rc == AL_EXIT_OK)
+			return rc;
+	}
+	return rc;
 }
 
 int

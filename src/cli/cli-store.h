@@ -40,7 +40,9 @@ int cli_store_open(const char *cmd, const char *db_opt, enum cli_store_mode mode
 
 /*
  * Save the JSON document a command just wrote (audiolat run; a MIDI
- * record, an analysis), db_opt as in cli_store_open(): "saved as WHAT N
+ * record, an analysis), db_opt as in cli_store_open(), or a list
+ * "URL;PATH" tried in order until one saves (a warning for each that
+ * fails; cli_store_open() takes the first): "saved as WHAT N
  * (PATH)" on stderr unless quiet (what: "run", "record", ...); a failure
  * is one warning line ("...: the result was not saved") and
  * AL_EXIT_RUNTIME, else AL_EXIT_OK.

@@ -166,6 +166,17 @@ t_exit 4 "run with an unreachable store: exit 4" "$A" run -d 200ms -q --db "post
 t_grep "$ERR" 'results database postgresql://al_writer@127\.0\.0\.1:9/audiolat: cannot connect.*the result was not saved$' "the warning names the server, not the password"
 t_json "... its JSON is still written" '.schema == "audiolat.run/2"' "$T_TMP/lost.json"
 
+F="$T_TMP/fallback.db"
+t_exit 0 "run --db 'URL;PATH' with the server out of reach: saved locally" \
+	"$A" run -d 200ms --no-histogram --db "postgresql://al_writer:$WRITER_PW_URL@127.0.0.1:9/audiolat;$F"
+t_grep "$ERR" 'results database postgresql://al_writer@127\.0\.0\.1:9/audiolat: cannot connect.*: trying the next one$' "a warning for the server"
+t_grep "$ERR" "^saved as run 1 \\($F\\)\$" "saved in the local file"
+t_nogrep "$ERR" "s3cret" "no password in the lines"
+t_exit 0 "history of the local file" "$A" history --db "$F" --json -
+t_json "one run in it" '.matching == 1' "$OUT"
+t_exit 0 "then a push sends it" "$A" push --db "$F" --to "$URL"
+t_grep "$OUT" '^pushed 1 result to ' "pushed 1"
+
 # --- a newer schema on the server: a clear refusal
 PG_DB=audiolat pg_sql -c "UPDATE audiolat_schema SET version = 4" >/dev/null
 t_exit 1 "a store of a newer audiolat: refused" "$A" history --db "$URL"
