@@ -134,17 +134,19 @@ stat_of(const struct grun *r, size_t k)
 }
 
 /*
- * {gmean, min, max} of a figure over a group's runs (the geometric mean:
+ * {gmean, min, max, runs} of a figure over a group's runs (the geometric mean:
  * latency figures of runs spread on a log scale); null when none measured it
  */
 static json_t *
 spread(const struct group *g, size_t k)
 {
 	double sum = 0, lo = INFINITY, hi = -INFINITY, v;
+	json_t *runs = json_array(), *o;
 	size_t i, n = 0;
 
 	for (i = 0; i < g->n; i++) {
 		v = stat_of(g->runs[i], k);
+		json_array_append_new(runs, isfinite(v) ? json_real(v) : json_null());
 		if (!isfinite(v))
 			continue;
 		sum += log(v > 1 ? v : 1);
@@ -153,8 +155,12 @@ spread(const struct group *g, size_t k)
 		n++;
 	}
 	if (!n)
-		return json_pack("{s:n, s:n, s:n}", "gmean", "min", "max");
-	return json_pack("{s:f, s:f, s:f}", "gmean", exp(sum / (double)n), "min", lo, "max", hi);
+		o = json_pack("{s:n, s:n, s:n}", "gmean", "min", "max");
+	else
+		o = json_pack("{s:f, s:f, s:f}", "gmean", exp(sum / (double)n), "min", lo, "max",
+			      hi);
+	json_object_set_new(o, "runs", runs); /* each run's, in the order given */
+	return o;
 }
 
 /* every run of the group has the figure */

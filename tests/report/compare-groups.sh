@@ -51,4 +51,16 @@ t_json "... and the same verdict for the slow one" \
 t_exit 0 "--group-by label over local files" "$A" compare --group-by label "$T"/a1.json "$T"/a2.json "$T"/a3.json
 t_grep "$OUT" '^\(none\) +3 ' "runs without a label are one group, (none)"
 
+# report --group-by: one page comparing the groups
+t_exit 0 "report --db --group-by kernel -o FILE" "$A" report --db "$DB" --group-by kernel --baseline 6.6-a -o "$T_TMP/g.html"
+if command -v xmllint >/dev/null; then
+	t_true "the page is well-formed" xmllint --noout "$T_TMP/g.html"
+	t_true "a dot per run (14)" test "$(xmllint --xpath 'count(//*[local-name()="circle"])' "$T_TMP/g.html")" -eq 14
+else
+	t_bail "xmllint is installed (libxml2-utils)"
+fi
+t_grep "$T_TMP/g.html" '6\.6-slow vs 6\.6-a, p99 wake latency: \+[0-9.]+ %.*<span class="worse">worse</span>' "the verdicts are on the page"
+t_grep "$T_TMP/g.html" '<td>6\.6-two</td>' "a row per group"
+t_exit 2 "report --group-by without -o" "$A" report --db "$DB" --group-by kernel
+
 t_done
