@@ -17,6 +17,7 @@ const struct al_command al_commands[] = {
 	{ "show", cmd_show, "summarize one saved result" },
 	{ "export", cmd_export, "write a saved result's JSON document" },
 	{ "import", cmd_import, "save JSON result files in the results database" },
+	{ "push", cmd_push, "copy saved results to a shared (PostgreSQL) results database" },
 	{ "devices", cmd_devices, "list the ALSA PCMs and JACK servers and ports within reach" },
 	{ "roundtrip", cmd_roundtrip, "measure the delay of an audio loop to a fraction of a frame" },
 	{ "report", cmd_report, "write an HTML report with plots of one or more results" },

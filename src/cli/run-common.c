@@ -8,6 +8,7 @@
 #include "check/check.h"
 #include "core/clock.h"
 #include "core/units.h"
+#include "core/url.h"
 #include "load/load.h"
 #include "run/run.h"
 #include "cli.h"
@@ -44,6 +45,7 @@ join_cmdline(int argc, char **argv, char *buf, size_t size)
 	used += (size_t)snprintf(buf, size, "audiolat");
 	for (i = 0; i < argc && used < size; i++)
 		used += (size_t)snprintf(buf + used, size - used, " %s", argv[i]);
+	al_url_redact(buf, buf, size); /* a --db URL's password is never stored */
 }
 
 static int

@@ -301,6 +301,7 @@ struct al_result {
 	struct al_config cfg;
 	struct al_sysinfo sys;
 	char tool_version[32];
+	char uuid[37];              /* the document's id (al_uuid_random()); "" when none */
 	char cmdline[1024];
 	bool realtime;              /* SCHED_FIFO really applied */
 	int priority;               /* applied priority, 0 when SCHED_OTHER */

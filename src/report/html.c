@@ -135,6 +135,14 @@ html_write(const struct al_report_input *in, FILE *f)
 	if (rc)
 		goto out;
 	page_head(f, in, title);
+	/* groups of runs: the comparison of the groups is the page */
+	if (cmp && !strcmp(al_doc_str(cmp, "schema", ""), AL_SCHEMA_COMPARE_GROUPS)) {
+		al__html_groups_section(&c, cmp);
+		page_foot(f);
+		if (fflush(f) || ferror(f))
+			rc = -EIO;
+		goto out;
+	}
 	/* a comparison of runs; MIDI results have no section of their comparison */
 	if (cmp && !strcmp(al_doc_str(cmp, "schema", ""), AL_SCHEMA_COMPARE))
 		al__html_compare_section(f, cmp);

@@ -13,6 +13,7 @@
 #include "core/clock.h"
 #include "core/rt.h"
 #include "core/sysinfo.h"
+#include "core/url.h"
 #include "load/phases.h"
 #include "busy.h"
 #include "spikes.h"
@@ -328,6 +329,8 @@ al_run(const struct al_run_opts *o, struct al_result *r)
 	for (size_t i = 0; i < o->n_phases; i++)
 		snprintf(r->phases[i].name, sizeof(r->phases[i].name), "%s", o->phases[i].name);
 	snprintf(r->tool_version, sizeof(r->tool_version), "%s", AL_VERSION);
+	if (al_uuid_random(r->uuid))
+		r->uuid[0] = '\0'; /* the store makes one of the document's bytes */
 	al_sysinfo_read("/", &r->sys);
 	r->started_at_ns = al_clock_realtime_ns();
 	c.priv = calloc(1, c.ops->priv_size ? c.ops->priv_size : 1);
