@@ -36,7 +36,12 @@ process(jack_nframes_t n, void *arg)
 
 	(void)arg;
 	jack_midi_clear_buffer(buf);
-	if (!atomic_load(&ready))
+	/*
+	 * Not before the connection is in this cycle's graph: an event written
+	 * while nobody listens would be in OUT and never received (the first
+	 * one, now and then, when the counting started before jack_connect())
+	 */
+	if (!atomic_load(&ready) || jack_port_connected(out) < 1)
 		return 0;
 	since = jack_frames_since_cycle_start(client);
 	start_ns = truth_now_ns() - (int64_t)since * 1000000000 / rate_hz;
