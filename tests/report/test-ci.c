@@ -211,6 +211,44 @@ max_interval_known(void **state)
 	assert_int_equal(al_ci_max_diff(a, 10, b, 10, 1.5, &ci), -EINVAL);
 }
 
+/*
+ * The verdict of an interval: worse only when all of it is above 0,
+ * better only when all of it is below; an interval that reaches 0 (an
+ * edge at exactly 0) holds it: no significant difference. One side
+ * unbounded: the other decides.
+ */
+static void
+verdict_edges(void **state)
+{
+	static const struct {
+		struct al_ci ci;
+		enum al_verdict want;
+	} cases[] = {
+		{ { 0.5, 3, true, true }, AL_VERDICT_WORSE },
+		{ { 0, 3, true, true }, AL_VERDICT_SAME },
+		{ { -3, 0, true, true }, AL_VERDICT_SAME },
+		{ { -3, -0.5, true, true }, AL_VERDICT_BETTER },
+		{ { -1, 1, true, true }, AL_VERDICT_SAME },
+		{ { 0.5, 0, true, false }, AL_VERDICT_WORSE },
+		{ { 0, 0, true, false }, AL_VERDICT_SAME },
+		{ { 0, -0.5, false, true }, AL_VERDICT_BETTER },
+		{ { 0, 0, false, true }, AL_VERDICT_SAME },
+		{ { 0, 2, false, true }, AL_VERDICT_SAME },
+		{ { 0, 0, false, false }, AL_VERDICT_NODATA },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		enum al_verdict v = al_ci_verdict(&cases[i].ci);
+
+		if (v != cases[i].want)
+			fail_msg("[%g, %g] (%d, %d): %s, not %s", cases[i].ci.lo, cases[i].ci.hi,
+				 cases[i].ci.lo_ok, cases[i].ci.hi_ok, al_verdict_name(v),
+				 al_verdict_name(cases[i].want));
+	}
+}
+
 /* A uniform histogram: values 1000..1999 ns, `per` of each (+ shift). */
 static void
 uniform_hist(struct al_dhist *h, int per, int64_t shift)
@@ -454,6 +492,7 @@ main(void)
 	    cmocka_unit_test(design_effect_known),
 	    cmocka_unit_test(exceedance_k_known),
 	    cmocka_unit_test(max_interval_known),
+	    cmocka_unit_test(verdict_edges),
 	    cmocka_unit_test(quantile_interval_known),
 	    cmocka_unit_test(intervals_cover_zero_under_the_null),
 	    cmocka_unit_test(planted_difference_is_found),
