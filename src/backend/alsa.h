@@ -6,5 +6,7 @@
 
 /* The ALSA PCM backend (alsa.c; only built with libasound). */
 extern const struct al_backend_ops al_backend_alsa;
+/* alsa-lib's version, of the library loaded (for --version: al_backend_libs) */
+const char *al_alsa_lib_version(void);
 
 #endif

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "core/result.h"
+#include "core/version.h"
 
 /* What one wake-up looked like. */
 struct al_wake {
@@ -117,5 +118,7 @@ struct al_backend_ops {
 const struct al_backend_ops *al_backend_find(const char *name);
 /* The registry, NULL-terminated, in a fixed order. */
 extern const struct al_backend_ops *const al_backends[];
+/* The libraries of the backends built in (--version), NULL-terminated. */
+extern const struct al_lib_version al_backend_libs[];
 
 #endif

@@ -6,5 +6,7 @@
 
 /* The JACK backend (jack.c; only built with libjack). */
 extern const struct al_backend_ops al_backend_jack;
+/* libjack's version, of the library loaded (for --version: al_backend_libs) */
+const char *al_jack_lib_version(void);
 
 #endif

@@ -475,3 +475,8 @@ al_store_error(const struct al_store *s)
 {
 	return s ? s->err : "";
 }
+
+const struct al_lib_version al_store_libs[] = {
+	{ "SQLite", sqlite3_libversion },
+	{ NULL, NULL },
+};

@@ -37,6 +37,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/version.h"
+
 /* PRAGMA user_version this code writes and reads (older ones are migrated). */
 #define AL_STORE_SCHEMA_VERSION 2
 /* PRAGMA application_id of an audiolat results database: 'ALAT'. */
@@ -169,5 +171,8 @@ int al_store_list(struct al_store *s, const struct al_store_filter *f, al_store_
 
 /* How many documents match f (f->limit is ignored); -errno on failure. */
 int64_t al_store_count(struct al_store *s, const struct al_store_filter *f);
+
+/* The database libraries built in (--version), NULL-terminated. */
+extern const struct al_lib_version al_store_libs[];
 
 #endif
