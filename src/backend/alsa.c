@@ -67,7 +67,7 @@ struct alsa {
 	bool consuming;           /* the device consumed since the stream (re)started */
 	int64_t play_frames;      /* written since the stream (re)started */
 	int64_t cap_frames;       /* read since the stream (re)started */
-	struct al_grid grid;      /* the device's frame clock fitted to the wake-ups (pcmtime.h) */
+	struct al_grid grid;      /* the device's frame clock fitted to the wake-ups (core/grid.h) */
 
 	/* for info() */
 	uint64_t stamp_seen[4];   /* status stamps by enum al_stamp_base */

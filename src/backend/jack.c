@@ -34,7 +34,7 @@
 
 #include "core/clock.h"
 #include "jack.h"
-#include "pcmtime.h"
+#include "core/grid.h"
 
 #define PORTS_MAX 2
 #define LINE_SLACK_NS AL_NS_PER_MS /* the server's cycle starts this far off the line ... */
@@ -79,7 +79,7 @@ struct jk {
 	uint64_t load_n;
 
 	uint64_t bound_fit, bound_guessed, lines, since_bad;
-	struct al_grid grid;          /* the server's frame clock fitted to its cycle starts (pcmtime.h) */
+	struct al_grid grid;          /* the server's frame clock fitted to its cycle starts (core/grid.h) */
 	unsigned int grid_xruns;      /* the notifications the line has seen */
 	unsigned int line_off;        /* cycles in a row the cycle start was off the line */
 	int64_t late_ns[LATE_CYCLES]; /* the last cycles' starts - their boundaries (a ring) */
@@ -268,7 +268,7 @@ jk_process(jack_nframes_t nframes, void *arg)
 		/*
 		 * The period boundary is the server's frame clock: a line fitted
 		 * over the frame counter to the earliest of its cycle starts
-		 * (pcmtime.h), so that its driver's own lateness counts and a
+		 * (core/grid.h), so that its driver's own lateness counts and a
 		 * client ahead of us in the graph does not move it. Not JACK's
 		 * delay-locked loop (jack_get_cycle_times()): a server just
 		 * started, or disturbed by a client joining or an xrun, has it

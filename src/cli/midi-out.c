@@ -116,9 +116,9 @@ print_source(FILE *f, const struct midi_report *r)
 			r->cnt.xruns == 1 ? "" : "s", (unsigned long long)r->cnt.dropped,
 			r->cnt.dropped == 1 ? "" : "s");
 	if (r->o->api == AL_MIDI_API_JACK)
-		fprintf(f, "timestamps: %s: frame times on JACK's clock (%s)%s\n",
-			r->info.timestamp_source, r->info.jack_clock,
-			r->info.clock_monotonic ? "" : ", mapped onto CLOCK_MONOTONIC");
+		fprintf(f, "timestamps: %s: frames on the server's cycle starts (CLOCK_MONOTONIC; "
+			"JACK's clock %s, not used)\n",
+			r->info.timestamp_source, r->info.jack_clock);
 	else if (r->info.timestamp_source[0])
 		fprintf(f, "timestamps: %s\n", r->info.timestamp_source);
 	if (r->wake.count)

@@ -6,14 +6,12 @@
  * the lock-free rings.
  *
  * Times: an event at frame offset o of the cycle starting at frame f0 is
- * at jack_frames_to_time(f0 + o) microseconds on JACK's clock. That is
- * the "system" clock source of jack2 on Linux: CLOCK_MONOTONIC in some
- * releases, CLOCK_MONOTONIC_RAW in others (Debian 12's 1.9.21, checked:
- * jack_get_time() sits 98 ms off CLOCK_MONOTONIC on a VM up a while, and
- * within a microsecond of CLOCK_MONOTONIC_RAW). open identifies it against
- * both; RAW times are mapped onto CLOCK_MONOTONIC with the offset between
- * the two read again at the start of every cycle (NTP slews MONOTONIC, so
- * the offset drifts by up to a few hundred ppm).
+ * at T(f0 + o) on CLOCK_MONOTONIC, T the server's frame clock: a line over
+ * its frame counter fitted to its own cycle starts (cycle_begin). JACK's
+ * own clock (jack_get_time(): CLOCK_MONOTONIC in some jack2 releases,
+ * CLOCK_MONOTONIC_RAW in others, Debian 12's 1.9.21 among them) is only
+ * identified and reported: a cycle start is read as a difference on it
+ * (jack_frames_since_cycle_start()) from one of our clock reads.
  *
  * Sending: the sender thread stamps each message with CLOCK_MONOTONIC when
  * it wakes; the callback places it one period later at the same position
@@ -22,6 +20,7 @@
  * cycle k + 1. Messages found later than that go at offset 0 ("late").
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,7 +28,12 @@
 #include <jack/midiport.h>
 
 #include "core/clock.h"
+#include "core/grid.h"
 #include "core/rt.h"
+
+#define LINE_SINCE_MAX 16          /* periods: a cycle start older than this is not this cycle's */
+#define LINE_SLACK_NS 1000000      /* the server's cycle starts this far off the line ... */
+#define LINE_OFF_CYCLES 8          /* ... this many cycles in a row: a new line */
 
 #define AL_MIDI_PORT_PRIVATE_ALLOW
 #include "port-private.h"
@@ -45,7 +49,7 @@ struct jport {
 	jack_nframes_t nframes;
 	int64_t rate_hz;
 	int clock_kind;              /* enum jclock */
-	int64_t offset_ns;           /* JACK clock - CLOCK_MONOTONIC; process thread's once active */
+	int64_t offset_ns;           /* JACK clock - CLOCK_MONOTONIC at the start (reported only) */
 	atomic_bool armed;           /* connected: the callback may act */
 
 	_Atomic uint64_t cycles;
@@ -75,17 +79,15 @@ struct jport {
 	/* this cycle's timer snapshot (process thread) */
 	jack_nframes_t cyc_f0;
 	int64_t cyc_ns;              /* time of cyc_f0 on CLOCK_MONOTONIC */
-	int64_t cyc_len_ns;          /* the DLL's period */
+	int64_t cyc_len_ns;          /* the fitted length of a period */
 	int64_t cyc_frames;
+	struct al_grid grid;         /* the server's frame clock (cycle_begin) */
+	int64_t frames;              /* frames since the first cycle, on 64 bits */
+	uint64_t grid_xruns;         /* the xrun notifications the line has seen */
+	unsigned int line_off;       /* cycles in a row a cycle start was off the line */
 
 	struct al_hist wake_ns;      /* callback start - cycle start */
 };
-
-static inline int64_t
-jack_us_to_mono_ns(const struct jport *j, jack_time_t us)
-{
-	return (int64_t)us * 1000 - j->offset_ns;
-}
 
 static inline int64_t
 clock_ns(clockid_t id)
@@ -107,39 +109,63 @@ raw_offset_ns(void)
 }
 
 /*
- * Common start of every cycle: one snapshot of JACK's timer (the cycle's
- * first frame, its time and the next cycle's, from the DLL), used for
- * every frame <-> time conversion of the cycle. That is what
- * jack_frames_to_time() and jack_time_to_frames() compute, but from one
- * reading: a client late in its cycle can otherwise see the server move
- * the timer on between two calls (found with a non-real-time jackd under
- * hackbench: probes "echoed" before they were sent). Also the wake-up
- * lateness of the callback on CLOCK_MONOTONIC.
+ * Common start of every cycle: one snapshot of the server's frame clock
+ * (the cycle's first frame and its time on CLOCK_MONOTONIC, the length of
+ * a frame), used for every frame <-> time conversion of the cycle: a
+ * client late in its cycle can otherwise see the server move its timer on
+ * between two calls (found with a non-real-time jackd under hackbench:
+ * probes "echoed" before they were sent). The clock is a line over the
+ * frame counter fitted to the earliest of the server's own cycle starts
+ * (core/grid.h; jack_frames_since_cycle_start() from our clock read, an
+ * upper bound to a frame), as the jack audio backend's boundaries: not
+ * JACK's delay-locked loop, which an xrun or a client joining puts off by
+ * milliseconds for seconds (a 50 ms server stall made 10 Hz events read
+ * 102-104.7 ms apart for a second and 99.66 ms four seconds later). A new
+ * line after each xrun notification (jack2's timed drivers re-anchor their
+ * clock when late), a counter jump, or starts that stay 1 ms off the line.
+ * Also the wake-up lateness of the callback.
  */
 static inline jack_nframes_t
 cycle_begin(struct jport *j, jack_nframes_t n)
 {
-	jack_nframes_t f0;
+	jack_nframes_t f0, since;
 	jack_time_t cur_us, next_us;
 	float period_us;
-	int64_t now_ns = al_clock_now_ns();
+	int64_t now_ns = al_clock_now_ns(), start_ns;
+	uint64_t xr;
 
 	atomic_fetch_add_explicit(&j->cycles, 1, memory_order_relaxed);
 	j->cycle_wake_ns = now_ns;
-	if (j->clock_kind == JCLOCK_RAW)
-		j->offset_ns = raw_offset_ns();
-	if (jack_get_cycle_times(j->client, &f0, &cur_us, &next_us, &period_us) ||
-	    next_us <= cur_us) {
+	since = jack_frames_since_cycle_start(j->client);
+	start_ns = al_clock_now_ns() - (int64_t)since * AL_NS_PER_SEC / j->rate_hz;
+	if ((int64_t)since > LINE_SINCE_MAX * (int64_t)n || start_ns > now_ns)
+		start_ns = now_ns;
+	if (jack_get_cycle_times(j->client, &f0, &cur_us, &next_us, &period_us))
 		f0 = jack_last_frame_time(j->client);
-		cur_us = jack_frames_to_time(j->client, f0);
-		next_us = cur_us + (jack_time_t)((int64_t)n * 1000000 / j->rate_hz);
-	}
 	/* the frame counter should advance by exactly one period a cycle */
-	if (j->cyc_frames && (int32_t)(f0 - j->cyc_f0) != (int32_t)n)
+	if (j->cyc_frames && (int32_t)(f0 - j->cyc_f0) != (int32_t)n) {
 		atomic_fetch_add_explicit(&j->irregular, 1, memory_order_relaxed);
+		if ((int32_t)(f0 - j->cyc_f0) <= 0 ||
+		    (int32_t)(f0 - j->cyc_f0) > LINE_SINCE_MAX * (int32_t)n)
+			al_grid_start(&j->grid, j->rate_hz);
+	}
+	j->frames += j->cyc_frames ? (int64_t)(int32_t)(f0 - j->cyc_f0) : 0;
+	xr = atomic_load_explicit(&j->xruns, memory_order_relaxed);
+	if (xr != j->grid_xruns) {
+		j->grid_xruns = xr;
+		al_grid_start(&j->grid, j->rate_hz);
+	}
 	j->cyc_f0 = f0;
-	j->cyc_ns = jack_us_to_mono_ns(j, cur_us);
-	j->cyc_len_ns = (int64_t)(next_us - cur_us) * 1000;
+	j->cyc_ns = al_grid_boundary(&j->grid, j->frames, start_ns);
+	if (start_ns - j->cyc_ns > LINE_SLACK_NS || j->cyc_ns - start_ns > LINE_SLACK_NS) {
+		if (++j->line_off >= LINE_OFF_CYCLES) {
+			al_grid_start(&j->grid, j->rate_hz);
+			j->line_off = 0;
+		}
+	} else {
+		j->line_off = 0;
+	}
+	j->cyc_len_ns = (int64_t)llround(al_grid_frame_ns(&j->grid) * (double)n);
 	j->cyc_frames = n;
 	al_hist_add(&j->wake_ns, now_ns - j->cyc_ns);
 	return f0;
@@ -291,9 +317,9 @@ process_loop(jack_nframes_t n, void *arg)
 		memcpy(res.data, j->expect, 3);
 		/*
 		 * Both frames mapped with this cycle's snapshot (as
-		 * jack_midi_latency_test maps both with the DLL of the
-		 * receiving cycle): the round trip is frames x the DLL's
-		 * period, never negative, whatever happened in between.
+		 * jack_midi_latency_test maps both with the receiving
+		 * cycle's clock): the round trip is frames x the fitted
+		 * frame length, never negative, whatever happened between.
 		 */
 		res.ref_ns = frame_ns(j, j->sent_frame);
 		res.t_ns = frame_ns(j, frame);
@@ -373,9 +399,8 @@ outside(int64_t jt_ns, int64_t a_ns, int64_t b_ns)
  * Which clock is JACK's? jack2 reads CLOCK_MONOTONIC in some releases and
  * CLOCK_MONOTONIC_RAW in others (Debian 12's 1.9.21: RAW), or a cycle
  * counter or HPET when the server was told so. Compare jack_get_time()
- * with both, bracketed, best of a few tries. RAW is mapped onto
- * CLOCK_MONOTONIC with an offset measured again every cycle (the two drift
- * apart while NTP slews); another clock with the offset measured here.
+ * with both, bracketed, best of a few tries. Reported only: times come
+ * from the server's frame clock on CLOCK_MONOTONIC (cycle_begin).
  */
 static void
 check_clock(struct jport *j, struct al_midi_port_info *info)
@@ -512,15 +537,12 @@ jack_open(struct al_midi_port *p, struct al_midi_port_info *info, char *err, siz
 	}
 	j->nframes = jack_get_buffer_size(j->client);
 	j->rate_hz = jack_get_sample_rate(j->client);
+	al_grid_start(&j->grid, j->rate_hz);
 	info->rate_hz = jack_get_sample_rate(j->client);
 	info->period_frames = j->nframes;
 	info->server_realtime = jack_is_realtime(j->client);
 	check_clock(j, info);
 	snprintf(info->timestamp_source, sizeof(info->timestamp_source), "jack-frame-time");
-	if (j->clock_kind == JCLOCK_OTHER)
-		snprintf(info->timestamp_note, sizeof(info->timestamp_note),
-			 "JACK's clock is neither CLOCK_MONOTONIC nor CLOCK_MONOTONIC_RAW (offset %lld ns "
-			 "at the start): times mapped with that offset", (long long)info->clock_offset_ns);
 	j->timeout_frames = (int32_t)((cfg->loop_timeout_ns / 1000) * info->rate_hz / 1000000);
 	j->gap_frames = (int32_t)((cfg->loop_gap_ns / 1000) * info->rate_hz / 1000000);
 	if (j->timeout_frames < (int32_t)j->nframes * 2)

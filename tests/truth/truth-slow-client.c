@@ -9,52 +9,32 @@
  *   cycles=N busy_mean_ns=N busy_max_ns=N
  * what it really spent. Exits 1 when it cannot reach the server or a port.
  */
-#include <jack/jack.h>
-#include <signal.h>
 #include <stdatomic.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "truth-jack-client.h"
 
 static jack_port_t *out;
 static int64_t busy_ns;
 static atomic_ullong cycles, busy_sum, busy_max;
-static volatile sig_atomic_t stop;
-
-static int64_t
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 static int
 process(jack_nframes_t n, void *arg)
 {
-	int64_t t0 = now_ns(), t;
+	int64_t t0 = truth_now_ns(), t;
 
 	(void)arg;
 	memset(jack_port_get_buffer(out, n), 0, n * sizeof(float));
 	do
-		t = now_ns();
+		t = truth_now_ns();
 	while (t - t0 < busy_ns);
 	atomic_fetch_add(&cycles, 1);
 	atomic_fetch_add(&busy_sum, (unsigned long long)(t - t0));
 	if ((unsigned long long)(t - t0) > atomic_load(&busy_max))
 		atomic_store(&busy_max, (unsigned long long)(t - t0));
 	return 0;
-}
-
-static void
-on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
 }
 
 int
@@ -74,26 +54,16 @@ main(int argc, char **argv)
 	if (*end || us < 0 || us > 1000000)
 		return 2;
 	busy_ns = (int64_t)us * 1000;
-	signal(SIGTERM, on_signal);
-	signal(SIGINT, on_signal);
-	c = jack_client_open("truth-slow", JackNoStartServer, NULL);
-	if (!c) {
-		fprintf(stderr, "truth-slow-client: no JACK server\n");
+	c = truth_jack_open("truth-slow", JACK_DEFAULT_AUDIO_TYPE, process, &out);
+	if (!c)
 		return 1;
-	}
-	out = jack_port_register(c, "out", JACK_DEFAULT_AUDIO_TYPE, JackPortIsOutput, 0);
-	if (!out || jack_set_process_callback(c, process, NULL) || jack_activate(c)) {
-		fprintf(stderr, "truth-slow-client: cannot register or activate\n");
-		jack_client_close(c);
-		return 1;
-	}
 	for (i = 2; i < argc; i++)
 		if (jack_connect(c, jack_port_name(out), argv[i])) {
 			fprintf(stderr, "truth-slow-client: cannot connect to %s\n", argv[i]);
 			jack_client_close(c);
 			return 1;
 		}
-	while (!stop)
+	while (!truth_stop)
 		usleep(20000);
 	jack_deactivate(c);
 	jack_client_close(c);

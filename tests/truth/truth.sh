@@ -141,6 +141,13 @@ check_fault() {
 		 .total.wake_latency_ns.p99 <= .total.wake_latency_ns.max" "$J" "$@"
 	tjq "$what: per wake-up, p99 stays below a quarter of it (one wake-up saw it)" \
 		'.total.wake_latency_per_wakeup_ns.p99 < $f / 4' "$J" "$@"
+	# one line of figures for docs/truth.md's table (tests/truth/table.sh)
+	jq -r "($ev) as \$e | def us: if . == null then \"null\" else (. / 1000 | floor | tostring) end;
+		\"# truth-record: $BE ${what%% *} truth_us=\(\$f | us) queued_us=\(\$b | us) period_us=\(\$p | us)\" +
+		\" events=\(\$e | length) event_us=\(\$e[0].duration_ns | us) lost=\(\$e[0].lost_periods // \"null\")\" +
+		\" missed=\(.total.missed_periods) max_us=\(.total.wake_latency_ns.max | us)\" +
+		\" p99_us=\(.total.wake_latency_ns.p99 | us) p99w_us=\(.total.wake_latency_per_wakeup_ns.p99 | us)\"" \
+		"$J" "$@" 2>/dev/null
 }
 
 # --- a SIGSTOP stall of 150..400 ms at a random point
@@ -196,6 +203,10 @@ if [ -n "$LATE" ]; then
 		'.phases[1] as $ph | .timeseries.window_ns as $w | [.timeseries.rows[] |
 		 select(.[0] >= $ph.start_ns + 1500000000 and .[0] + $w <= $ph.end_ns and .[1] > 0) | .[3]] | sort as $m |
 		 ($m | length) >= 10 and $m[($m | length) / 2 | floor] >= 1800000' "$J"
+	jq -r 'def us: if . == null then "null" else (. / 1000 | floor | tostring) end;
+		"# truth-record: '"$BE"' lateness truth_us=2000 idle_p50_us=\(.phases[0].wake_latency_ns.p50 | us)" +
+		" slow_p50_us=\(.phases[1].wake_latency_ns.p50 | us)" +
+		" delta_us=\((.phases[1].wake_latency_ns.p50 - .phases[0].wake_latency_ns.p50) | us)"' "$J" 2>/dev/null
 	# (missed periods only where a stall lost them: a loaded machine has its own)
 	tjq "lateness: no period counted twice (missed and served)" \
 		'.phases[1] as $ph | $ph.missed_periods <= $ph.lost_periods + 2 and

@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# table.sh LOG...: docs/truth.md's table from the "truth-record:" lines the
+# truth matrix prints (tests/truth/truth.sh, the guest's stop_xrun), in
+# meson's testlog.txt of one or more runs: per backend and fault, how many
+# runs, the truth, what audiolat reported and the error (reported - truth),
+# as median [min .. max] over the runs, in ms.
+[ $# -gt 0 ] || { echo "usage: table.sh TESTLOG..." >&2; exit 2; }
+grep -h 'truth-record: ' "$@" | sed 's/^.*truth-record: //' | awk '
+function ms(us) { return unit == "us" ? sprintf("%d", us) : sprintf("%.1f", us / 1000) }
+function stat(key, name, u,   n, i, j, t, v) {
+	unit = u
+	n = cnt[key]
+	for (i = 1; i <= n; i++) v[i] = val[key, name, i]
+	for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
+	return ms(v[int((n + 1) / 2)]) " [" ms(v[1]) " .. " ms(v[n]) "]"
+}
+{
+	key = $1 " " $2
+	if (!(key in cnt)) order[++nk] = key
+	n = ++cnt[key]
+	for (i = 3; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+	if ($2 == "lateness") {
+		val[key, "truth", n] = f["truth_us"]; val[key, "rep", n] = f["delta_us"]
+		val[key, "err", n] = f["delta_us"] - f["truth_us"]; val[key, "idle", n] = f["idle_p50_us"]
+	} else {
+		val[key, "truth", n] = f["truth_us"]; val[key, "rep", n] = (f["event_us"] == "null" ? 0 : f["event_us"])
+		val[key, "err", n] = val[key, "rep", n] - f["truth_us"]; val[key, "q", n] = f["queued_us"]
+		val[key, "p99", n] = f["p99_us"]; val[key, "p99w", n] = f["p99w_us"]; val[key, "max", n] = f["max_us"]
+		if (f["events"] != 1) odd[key]++
+	}
+	delete f
+}
+END {
+	print "| backend | fault | runs | truth ms | reported ms | error ms | queued audio ms | per-period max ms | per-period p99 ms | per-wake-up p99 us |"
+	print "|---|---|---|---|---|---|---|---|---|---|"
+	for (k = 1; k <= nk; k++) {
+		key = order[k]; split(key, kk, " ")
+		if (kk[2] == "lateness")
+			printf "| %s | lateness (p50 slow - idle) | %d | %s | %s | %s | - | - | - | idle p50 %s us |\n", kk[1], cnt[key],
+				stat(key, "truth"), stat(key, "rep"), stat(key, "err"), stat(key, "idle")
+		else
+			printf "| %s | %s%s | %d | %s | %s | %s | %s | %s | %s | %s |\n", kk[1], kk[2],
+				(odd[key] ? " (" odd[key] " runs not one event)" : ""), cnt[key], stat(key, "truth"),
+				stat(key, "rep"), stat(key, "err"), stat(key, "q"), stat(key, "max"), stat(key, "p99"),
+				stat(key, "p99w", "us")
+	}
+}'

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * truth-midi-source PORT EVERY OUT: the MIDI truth of the truth matrix. A
+ * JACK client that writes a note-on at every EVERY-th frame of the
+ * server's frame counter (frame-exact: 4800 at 48 kHz is 10 Hz, seed 002's
+ * rate) to PORT, until SIGINT/SIGTERM, then writes to OUT one line per
+ * event: the time it went out on CLOCK_MONOTONIC (ns), i.e. the start of
+ * the cycle it was written in (jack_frames_since_cycle_start() from a clock
+ * read, to a frame) plus its offset in that cycle. A server that stalls
+ * moves those times on with it: that is when the events really went out.
+ */
+#include <jack/midiport.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "truth-jack-client.h"
+
+#define MAX_EVENTS 100000
+
+static jack_client_t *client;
+static jack_port_t *out;
+static uint64_t pos, every;
+static int64_t rate_hz;
+static int64_t times_ns[MAX_EVENTS];
+static volatile int n_times;
+static atomic_int ready; /* client and rate_hz are set */
+
+static int
+process(jack_nframes_t n, void *arg)
+{
+	static const unsigned char note[3] = { 0x90, 60, 100 };
+	void *buf = jack_port_get_buffer(out, n);
+	jack_nframes_t since;
+	int64_t start_ns;
+
+	(void)arg;
+	jack_midi_clear_buffer(buf);
+	if (!atomic_load(&ready))
+		return 0;
+	since = jack_frames_since_cycle_start(client);
+	start_ns = truth_now_ns() - (int64_t)since * 1000000000 / rate_hz;
+	for (jack_nframes_t i = 0; i < n; i++, pos++) {
+		if (pos % every)
+			continue;
+		if (jack_midi_event_write(buf, i, note, 3) == 0 && n_times < MAX_EVENTS) {
+			times_ns[n_times] = start_ns + (int64_t)i * 1000000000 / rate_hz;
+			n_times = n_times + 1;
+		}
+	}
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	FILE *f;
+
+	if (argc != 4 || atoi(argv[2]) <= 0) {
+		fprintf(stderr, "usage: truth-midi-source PORT EVERY OUT\n");
+		return 2;
+	}
+	every = (uint64_t)atoi(argv[2]);
+	client = truth_jack_open("truth-midi", JACK_DEFAULT_MIDI_TYPE, process, &out);
+	if (!client)
+		return 1;
+	rate_hz = jack_get_sample_rate(client);
+	atomic_store(&ready, 1);
+	if (jack_connect(client, jack_port_name(out), argv[1])) {
+		fprintf(stderr, "truth-midi-source: cannot play into %s\n", argv[1]);
+		jack_client_close(client);
+		return 1;
+	}
+	while (!truth_stop)
+		usleep(10000);
+	jack_deactivate(client);
+	jack_client_close(client);
+	f = fopen(argv[3], "w");
+	if (!f)
+		return 1;
+	for (int i = 0; i < n_times; i++)
+		fprintf(f, "%lld\n", (long long)times_ns[i]);
+	return fclose(f) ? 1 : 0;
+}
