@@ -86,8 +86,10 @@ page_head(FILE *f, const struct al_report_input *in, const char *title)
 	fputs("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n"
 	      "<meta charset=\"utf-8\"/>\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
-	      "<meta name=\"generator\" content=\"audiolat " AL_VERSION "\"/>\n<title>",
+	      "<meta name=\"generator\" content=\"audiolat ",
 	      f);
+	esc(f, AL_VERSION);
+	fputs("\"/>\n<title>", f);
 	esc(f, title);
 	if (in->n == 1) {
 		fputs(": ", f);
@@ -102,7 +104,9 @@ page_head(FILE *f, const struct al_report_input *in, const char *title)
 static void
 page_foot(FILE *f)
 {
-	fputs("<footer>Made by audiolat " AL_VERSION ". Wake latency: how late the audio thread "
+	fputs("<footer>Made by audiolat ", f);
+	esc(f, AL_VERSION);
+	fputs(". Wake latency: how late the audio thread "
 	      "woke after its period boundary, for every period due (a period a stall swallowed "
 	      "counts until the thread was next seen running); max latency is its longest, and "
 	      "its share of the buffer the factor. Interval: the time between wake-ups, "

@@ -21,6 +21,16 @@
 #include "core/clock.h"
 #include "store-private.h"
 
+const char *
+al__pg_lib_version(void)
+{
+	static char v[24];
+	int n = PQlibVersion(); /* 150005: 15.5 (10 and later) */
+
+	snprintf(v, sizeof(v), "%d.%d", n / 10000, n % 10000);
+	return v;
+}
+
 /* the lock migrations take: the application id */
 #define PG_LOCK_KEY "1095516500"
 /* libpq waits for ever on a host that drops packets: unless the URL says */

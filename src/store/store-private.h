@@ -84,6 +84,8 @@ int al__store_where(struct al_store *s, const struct al_store_filter *f, enum al
 	" within_1ms_pct, within_2ms_pct, uuid"
 
 /* The PostgreSQL engine (store-pg.c; store-nopg.c when built without libpq). */
+/* libpq's version, of the library loaded (--version) */
+const char *al__pg_lib_version(void);
 int al__pg_open(struct al_store *s, const char *url, unsigned flags);
 void al__pg_close(struct al_store *s);
 int al__pg_save(struct al_store *s, const struct al__doc *c, const char *text, size_t len,

@@ -528,3 +528,11 @@ al_store_error(const struct al_store *s)
 {
 	return s ? s->err : "";
 }
+
+const struct al_lib_version al_store_libs[] = {
+	{ "SQLite", sqlite3_libversion },
+#ifdef HAVE_LIBPQ
+	{ "libpq", al__pg_lib_version },
+#endif
+	{ NULL, NULL },
+};

@@ -43,6 +43,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/version.h"
+
 /* PRAGMA user_version this code writes and reads (older ones are migrated). */
 #define AL_STORE_SCHEMA_VERSION 3
 /* PRAGMA application_id of an audiolat results database: 'ALAT'. */
@@ -219,5 +221,8 @@ const char *al_store_engine(const struct al_store *s);
  * one line in err.
  */
 int al_store_check_since(const char *since, char *err, size_t err_size);
+
+/* The database libraries built in (--version), NULL-terminated. */
+extern const struct al_lib_version al_store_libs[];
 
 #endif
