@@ -17,6 +17,7 @@
 #include "load/phases.h"
 #include "cli.h"
 #include "commands.h"
+#include "common-opts.h"
 
 #define POLL_NS (50 * AL_NS_PER_MS)
 
@@ -91,7 +92,8 @@ parse_args(int argc, char **argv, struct load_params *p, char *err, size_t err_s
 	struct option long_opts[40];
 	char shorts[64] = ":hqd:", msg[256];
 	const struct al_load_optdef *d;
-	int opt, n = 0, i, rc;
+	struct cli_common com;
+	int opt, n = 0, i;
 
 	memset(p, 0, sizeof(*p));
 	al_load_opts_init(&p->opts);
@@ -122,22 +124,16 @@ parse_args(int argc, char **argv, struct load_params *p, char *err, size_t err_s
 			p->help = true;
 			return 0;
 		case 'q':
-			p->quiet = true;
-			continue;
 		case 'd':
-			rc = al_parse_duration_ns(optarg, AL_NS_PER_SEC, &p->duration_ns);
-			if (rc == -ERANGE)
-				return bad(err, err_size, "-d/--duration: '%s' is too large", optarg);
-			if (rc)
-				return bad(err, err_size,
-					   "-d/--duration: '%s' is not a duration (a number with ns, us, ms, s, m or h)",
-					   optarg);
-			if (p->duration_ns <= 0)
-				return bad(err, err_size, "-d/--duration: '%s' must be longer than zero",
-					   optarg);
-			continue;
 		case OPT_JSON:
-			p->json_path = optarg;
+			/* the shared options, checked as everywhere (common-opts.h) */
+			memset(&com, 0, sizeof(com));
+			if (cli_common_set(&com, opt == OPT_JSON ? CLI_OPT_JSON : opt, optarg, msg,
+					   sizeof(msg)))
+				return bad(err, err_size, "%s", msg);
+			p->quiet |= com.quiet;
+			p->duration_ns = com.duration_given ? com.duration_ns : p->duration_ns;
+			p->json_path = com.json_path ? com.json_path : p->json_path;
 			continue;
 		case ':':
 			return bad(err, err_size, "option %s: needs a value", argv[optind - 1]);

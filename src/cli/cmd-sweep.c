@@ -326,9 +326,34 @@ join(int argc, char **argv, char *buf, size_t size)
 		used += (size_t)snprintf(buf + used, size - used, " %s", argv[i]);
 }
 
+/*
+ * The run options of cell c: the pass-through options (parsed once, in
+ * base) with the cell's backend, device, rate, period and periods patched
+ * in, then checked together as audiolat run checks them.
+ */
+static int
+cell_cli(const struct al_run_cli *base, const struct cell *c, struct al_run_cli *p, char *err,
+	 size_t err_size)
+{
+	*p = *base;
+	p->backend = al_backend_find(c->be->name);
+	snprintf(p->cfg.backend, sizeof(p->cfg.backend), "%s", c->be->name);
+	if (c->be->device[0])
+		snprintf(p->cfg.device, sizeof(p->cfg.device), "%s", c->be->device);
+	p->cfg.rate_hz = c->rate_hz;
+	p->cfg.period_frames = c->period_frames;
+	p->cfg.periods = (int)c->periods;
+	if (!p->backend) {
+		snprintf(err, err_size, "-b/--backend: unknown backend '%s'", c->be->name);
+		return -EINVAL;
+	}
+	return al_run_check_opts(p, err, err_size);
+}
+
 /* Measure one run of cell c; its document goes into c->runs. */
 static int
-run_once(const struct al_sweep_cli *sp, struct cell *c, int idx, int n_cells, int rep)
+run_once(const struct al_sweep_cli *sp, const struct al_run_cli *base, struct cell *c, int idx,
+	 int n_cells, int rep)
 {
 	char nums[3][24], name[200], err[256], mx[32], p99[32];
 	char **argv = calloc((size_t)sp->run_argc + 12, sizeof(*argv));
@@ -340,13 +365,12 @@ run_once(const struct al_sweep_cli *sp, struct cell *c, int idx, int n_cells, in
 
 	if (!argv)
 		return cli_cmd_error(AL_EXIT_RUNTIME, "sweep", "out of memory");
-	argc = cell_argv(sp, c, argv, nums);
 	/* checked before the first run: this cannot fail now, but be safe */
-	if (al_run_parse_args(argc, argv, &p, err, sizeof(err))) {
+	if (cell_cli(base, c, &p, err, sizeof(err))) {
 		free(argv);
 		return cli_usage_error("sweep", "%s", err);
 	}
-	/* getopt permuted argv: rebuild it for the command line of the result */
+	/* the command line of the result: as if audiolat run had been given it */
 	argc = cell_argv(sp, c, argv, nums);
 	rc = cli_run_measure("sweep", &p, argc, argv, cli_status_wanted(sp->quiet), &r);
 	free(argv);
@@ -384,6 +408,8 @@ int
 cmd_sweep(int argc, char **argv)
 {
 	struct al_sweep_cli sp;
+	struct al_run_cli base;
+	char **run_argv = NULL;
 	struct cell *cells = NULL;
 	char err[256], cmdline[1024];
 	int n_cells, i, b, rr, pf, np, rep, rc, exit_code = AL_EXIT_OK, done = 0;
@@ -430,33 +456,35 @@ cmd_sweep(int argc, char **argv)
 					cells[i++] = (struct cell){
 					    &sp.backends[b], sp.rates[rr], sp.period_frames[pf],
 					    sp.periods[np],  json_array(), 0};
-	/* every run's options are checked before the first one starts */
-	for (i = 0; i < n_cells; i++) {
-		char nums[3][24], **rargv = calloc((size_t)sp.run_argc + 12, sizeof(*rargv));
+	/*
+	 * run's options, parsed once (from a copy: getopt permutes it, and the
+	 * results' command lines keep the order given); every cell is checked
+	 * before the first run starts
+	 */
+	run_argv = calloc((size_t)sp.run_argc + 1, sizeof(*run_argv));
+	if (!run_argv) {
+		exit_code = cli_cmd_error(AL_EXIT_RUNTIME, "sweep", "out of memory");
+		goto out;
+	}
+	memcpy(run_argv, sp.run_argv, (size_t)sp.run_argc * sizeof(*run_argv));
+	rc = al_run_parse_opts(sp.run_argc, run_argv, &base, err, sizeof(err));
+	if (!rc && base.help)
+		snprintf(err, sizeof(err), "-h/--help: see 'audiolat sweep --help'"), rc = 1;
+	if (!rc && base.json_path)
+		snprintf(err, sizeof(err), "--json is the sweep's (one document)"), rc = 1;
+	for (i = 0; !rc && i < n_cells; i++) {
 		struct al_run_cli p;
-		int rargc;
 
-		if (!rargv) {
-			exit_code = cli_cmd_error(AL_EXIT_RUNTIME, "sweep", "out of memory");
-			goto out;
-		}
-		rargc = cell_argv(&sp, &cells[i], rargv, nums);
-		rc = al_run_parse_args(rargc, rargv, &p, err, sizeof(err));
-		if (!rc && p.help)
-			snprintf(err, sizeof(err), "-h/--help: see 'audiolat sweep --help'"),
-			    rc = 1;
-		if (!rc && p.json_path)
-			snprintf(err, sizeof(err), "--json is the sweep's (one document)"), rc = 1;
-		free(rargv);
-		if (rc) {
-			exit_code = cli_usage_error("sweep", "%s", err);
-			goto out;
-		}
+		rc = cell_cli(&base, &cells[i], &p, err, sizeof(err));
+	}
+	if (rc) {
+		exit_code = cli_usage_error("sweep", "%s", err);
+		goto out;
 	}
 	join(argc, argv, cmdline, sizeof(cmdline));
 	for (i = 0; i < n_cells && !interrupted; i++) {
 		for (rep = 0; rep < sp.repeat; rep++) {
-			rc = run_once(&sp, &cells[i], i, n_cells, rep);
+			rc = run_once(&sp, &base, &cells[i], i, n_cells, rep);
 			if (rc && exit_code == AL_EXIT_OK)
 				exit_code = rc;
 			done += json_array_size(cells[i].runs) > (size_t)rep;
@@ -571,6 +599,7 @@ out:
 	for (i = 0; i < n_cells; i++)
 		json_decref(cells[i].runs);
 	free(cells);
+	free(run_argv);
 	al_sweep_cli_free(&sp);
 	return exit_code;
 }
