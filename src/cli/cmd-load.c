@@ -15,6 +15,7 @@
 #include "doc/doc.h"
 #include "load/load.h"
 #include "load/phases.h"
+#include "report/report.h"
 #include "cli.h"
 #include "commands.h"
 #include "common-opts.h"
@@ -212,35 +213,6 @@ print_summary(const struct al_phase *ph, const char *name, int64_t elapsed_ns, b
 	       *ph->error ? "error" : "ok");
 }
 
-static int
-write_json(const char *path, const struct al_phase *ph, const char *name, int64_t elapsed_ns,
-	   bool interrupted)
-{
-	json_t *root, *tp;
-	int i, rc;
-
-	root = al_doc_new_plain(AL_SCHEMA_LOAD);
-	tp = json_object();
-	if (!root || !tp)
-		return -ENOMEM;
-	json_object_set_new(root, "name", json_string(name));
-	json_object_set_new(root, "load", json_string(ph->load));
-	json_object_set_new(root, "duration_ns", json_integer(elapsed_ns));
-	json_object_set_new(root, "interrupted", json_boolean(interrupted));
-	for (i = 0; i < ph->n_throughput; i++) {
-		json_t *m = json_object();
-
-		json_object_set_new(m, "value", json_real(ph->throughput[i].value));
-		json_object_set_new(m, "unit", json_string(ph->throughput[i].unit));
-		json_object_set_new(tp, ph->throughput[i].name, m);
-	}
-	json_object_set_new(root, "throughput", tp);
-	json_object_set_new(root, "error", *ph->error ? json_string(ph->error) : json_null());
-	rc = al_doc_write(path, root, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
-	json_decref(root);
-	return rc;
-}
-
 /* The NAME argument as a spec ("cmd" + COMMAND becomes cmd:'COMMAND'). */
 static int
 build_spec(const struct load_params *p, char *spec, size_t size, char *err, size_t err_size)
@@ -365,7 +337,11 @@ cmd_load(int argc, char **argv)
 	else if (*ph->error)
 		cli_cmd_error(AL_EXIT_RUNTIME, "load", "%s", ph->error);
 	if (p.json_path) {
-		r = write_json(p.json_path, ph, phases[0].name, elapsed_ns, interrupted);
+		json_t *doc = al_report_load_json(ph, phases[0].name, elapsed_ns, interrupted);
+
+		r = doc ? al_doc_write(p.json_path, doc, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9))
+			: -ENOMEM;
+		json_decref(doc);
 		if (r) {
 			cli_cmd_error(AL_EXIT_RUNTIME, "load", "--json %s: %s", p.json_path,
 				      strerror(-r));
