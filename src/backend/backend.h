@@ -43,6 +43,17 @@ struct al_write_info {
 	 */
 	int64_t missed;
 	bool missed_known;
+	/*
+	 * Callback backends whose server sets the period and may change it
+	 * during the run (PipeWire's quantum and rate): this cycle's; 0: the
+	 * one open() gave. A change splits the statistics (core/result.h).
+	 */
+	int64_t period_frames;
+	int64_t rate_hz;
+	/* the server clock's delay (frames) and rate_diff this cycle, when clock_valid */
+	bool clock_valid;
+	int64_t delay_frames;
+	double rate_diff;
 };
 
 /*
@@ -65,7 +76,7 @@ struct al_period_hooks {
 
 /* One device a backend can reach (audiolat devices); strings valid during the call. */
 struct al_device {
-	const char *kind;        /* "alsa-pcm", "jack-server", "jack-port" */
+	const char *kind;        /* "alsa-pcm", "jack-server", "jack-port", "pipewire-node", ... */
 	const char *name;        /* what -D takes; a port's full name */
 	const char *description; /* one line, may be "" */
 	const char *detail;      /* "playback", "capture", "input,physical", ... may be "" */
@@ -80,7 +91,7 @@ typedef void (*al_device_emit_fn)(void *ud, const struct al_device *d);
  */
 enum al_backend_cap {
 	AL_CAP_CAPTURE = 1u << 0,  /* --capture: the input side of the device */
-	AL_CAP_DUPLEX = 1u << 1,   /* --duplex, and ops->duplex (audiolat roundtrip) */
+	AL_CAP_DUPLEX = 1u << 1,   /* --duplex (audiolat roundtrip: ops->duplex, where set) */
 	AL_CAP_MMAP = 1u << 2,     /* --mmap */
 	AL_CAP_TONE = 1u << 3,     /* --tone */
 	AL_CAP_NEAREST = 1u << 4,  /* --nearest: take the device's nearest configuration */
@@ -90,6 +101,7 @@ enum al_backend_cap {
 	 * (start_cb); the rate and period are the server's, not -r/-P.
 	 */
 	AL_CAP_CALLBACK = 1u << 6,
+	AL_CAP_BLAME = 1u << 7, /* --blame: names the graph node that made a cycle late */
 };
 
 struct al_duplex_ops;
@@ -99,7 +111,7 @@ struct al_backend_ops {
 	const char *summary;
 	const char *unavailable; /* non-NULL: not built in, and why */
 	unsigned caps;           /* enum al_backend_cap (0 on an unavailable entry) */
-	/* AL_CAP_DUPLEX: the duplex stream of audiolat roundtrip (duplex.h); else NULL */
+	/* the duplex stream of audiolat roundtrip (duplex.h), or NULL: no roundtrip */
 	const struct al_duplex_ops *duplex;
 	/*
 	 * A server backend: the environment variable naming the default
@@ -145,6 +157,12 @@ struct al_backend_ops {
 	 * 0, or -errno: -ENODEV when nothing is reachable (no server running).
 	 */
 	int (*list)(al_device_emit_fn emit, void *ud);
+	/*
+	 * Optional: the graph blame gathered during the run (after stop),
+	 * into g (zeroed by the run driver), its times relative to
+	 * start_mono_ns. 0, or -ENODATA when there is none (g->note may say why).
+	 */
+	int (*graph)(void *priv, struct al_graph *g, int64_t start_mono_ns);
 };
 
 /* NULL when there is no backend of that name. */

@@ -24,6 +24,17 @@ static const struct al_backend_ops al_backend_jack = {
 };
 #endif
 
+#ifdef HAVE_PIPEWIRE
+#include "pipewire.h"
+#else
+static const struct al_backend_ops al_backend_pipewire = {
+	.name = "pipewire",
+	.summary = "a pw_filter in PipeWire's graph, measured in its data thread; names the node that "
+		   "made each cycle late (--blame)",
+	.unavailable = "built without libpipewire-0.3",
+};
+#endif
+
 #ifdef HAVE_OSS
 #include "oss.h"
 #else
@@ -38,6 +49,7 @@ const struct al_backend_ops *const al_backends[] = {
 	&al_backend_sim,
 	&al_backend_alsa,
 	&al_backend_jack,
+	&al_backend_pipewire,
 	&al_backend_oss,
 	NULL,
 };

@@ -123,7 +123,7 @@ duplex_backends(void)
 
 	names[0] = '\0';
 	for (i = 0; al_backends[i]; i++)
-		if (al_backend_can(al_backends[i], AL_CAP_DUPLEX) && len + 1 < sizeof(names))
+		if (al_backends[i]->duplex && len + 1 < sizeof(names))
 			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s",
 						n++ ? " or " : "", al_backends[i]->name);
 	return n ? names : "a backend with a duplex stream";
@@ -211,7 +211,7 @@ parse_args(int argc, char **argv, struct rt_opts *o)
 		return cli_usage_error(CMD, "unexpected argument '%s'", argv[optind]);
 	o->be = al_backend_find(o->backend);
 	/* an unbuilt backend says so (exit 4) */
-	if (!o->be || (!o->be->unavailable && !al_backend_can(o->be, AL_CAP_DUPLEX)))
+	if (!o->be || (!o->be->unavailable && !o->be->duplex))
 		return cli_usage_error(CMD, "-b/--backend: '%s' is not %s", o->backend,
 				       duplex_backends());
 	/* a server's client: the server's rate and period, its ports */

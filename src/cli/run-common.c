@@ -117,7 +117,12 @@ cli_run_measure(const char *cmd, struct al_run_cli *p, int argc, char **argv, bo
 		fprintf(stderr, "\r\033[K");
 	if (rc && !r->n_phases)
 		return map_run_error(cmd, p, r, rc);
-	if (rc == -ECONNRESET) {
+	if (rc == -ECONNRESET && !strcmp(r->cfg.backend, "pipewire")) {
+		cli_cmd_error(AL_EXIT_RUNTIME, cmd,
+			      "the PipeWire server went away during the run; "
+			      "reporting what was measured");
+		exit_code = AL_EXIT_RUNTIME;
+	} else if (rc == -ECONNRESET) {
 		cli_cmd_error(AL_EXIT_RUNTIME, cmd,
 			      "the JACK server '%s' went away during the run; "
 			      "reporting what was measured",

@@ -103,23 +103,27 @@ timeseries_json(const struct al_result *r)
 		json_t *row;
 
 		if (w->periods)
-			row = json_pack("[I, i, I, I, I, o, i, o, i]", (json_int_t)(i * r->window_ns),
+			row = json_pack("[I, i, I, I, I, o, i, o, i, o, o]", (json_int_t)(i * r->window_ns),
 					(int)w->periods, (json_int_t)w->wake_min_ns,
 					(json_int_t)(w->wake_sum_ns / w->periods),
 					(json_int_t)w->wake_max_ns,
 					w->wakeups > 1 || w->interval_max_ns
 						? json_integer(w->interval_max_ns) : json_null(),
 					(int)w->xruns, al_json_text(r->phases[w->phase].name),
-					(int)w->wakeups);
+					(int)w->wakeups,
+					w->clock_n ? json_integer((json_int_t)(w->delay_sum_frames /
+									   (int64_t)w->clock_n))
+						   : json_null(),
+					w->clock_n ? json_real(w->rate_diff_sum / w->clock_n) : json_null());
 		else /* no period was due in this window: the stream was stopped */
-			row = json_pack("[I, i, n, n, n, n, i, n, i]", (json_int_t)(i * r->window_ns), 0,
-					(int)w->xruns, 0);
+			row = json_pack("[I, i, n, n, n, n, i, n, i, n, n]", (json_int_t)(i * r->window_ns),
+					0, (int)w->xruns, 0);
 		json_array_append_new(rows, row);
 	}
-	return json_pack("{s:I, s:[s, s, s, s, s, s, s, s, s], s:o, s:I, s:I}", "window_ns",
+	return json_pack("{s:I, s:[s, s, s, s, s, s, s, s, s, s, s], s:o, s:I, s:I}", "window_ns",
 			 (json_int_t)r->window_ns, "columns", "t_ns", "periods", "wake_min_ns",
 			 "wake_mean_ns", "wake_max_ns", "interval_max_ns", "xruns", "phase",
-			 "wakeups", "rows", rows, "periods_dropped", (json_int_t)r->windows_dropped,
+			 "wakeups", "delay_frames", "rate_diff", "rows", rows, "periods_dropped", (json_int_t)r->windows_dropped,
 			 "missed_runs_dropped", (json_int_t)r->spans_dropped);
 }
 
@@ -141,6 +145,7 @@ stream_config_json(json_t *o, const struct al_result *r)
 	json_object_set_new(o, "requested_rate", al_json_int_or_null(c->req_rate_hz, 0));
 	json_object_set_new(o, "requested_period_frames", al_json_int_or_null(c->req_period_frames, 0));
 	json_object_set_new(o, "requested_periods", al_json_int_or_null(c->req_periods, 0));
+	json_object_set_new(o, "blame", c->blame ? json_boolean(c->blame > 0) : json_null());
 }
 
 /* What the backend saw: its setup, clocks, JACK's DSP load, where xrun durations came from. */
@@ -201,6 +206,155 @@ spikes_json(const struct al_result *r)
 	return arr;
 }
 
+/* One cause of a late cycle (graph blame, docs/pipewire.md). */
+static json_t *
+cause_json(const struct al_graph_cause *c)
+{
+	return json_pack("{s:i, s:o, s:s, s:o, s:I, s:b, s:b, s:b}", "id", (int)c->id, "name",
+			 al_json_text(c->name),
+			 "state", c->driver ? "late-start" : al_node_status_name(c->status),
+			 "wait_ns", al_json_int_or_null(c->wait_ns, -1), "busy_ns", (json_int_t)c->busy_ns,
+			 "busy_at_least", c->busy_open, "self", c->self, "driver", c->driver);
+}
+
+static json_t *
+late_json(const struct al_late_cycle *lc)
+{
+	json_t *causes = json_array(), *kind = json_array();
+	int k;
+
+	for (k = 0; k < lc->n_causes; k++)
+		json_array_append_new(causes, cause_json(&lc->causes[k]));
+	if (lc->kind & AL_LATE_OVERRUN)
+		json_array_append_new(kind, json_string("overrun"));
+	if (lc->kind & AL_LATE_START)
+		json_array_append_new(kind, json_string("late-start"));
+	return json_pack("{s:I, s:I, s:I, s:o, s:I, s:o, s:i, s:o, s:I}", "t_ns",
+			 (json_int_t)lc->start_ns, "due_ns", (json_int_t)lc->due_ns, "quantum_ns",
+			 (json_int_t)lc->quantum_ns, "end_ns", al_json_int_or_null(lc->end_ns, 0),
+			 "late_ns", (json_int_t)lc->late_ns, "kind", kind, "driver_xruns",
+			 (int)lc->driver_xruns, "causes", causes, "causes_found",
+			 (json_int_t)lc->n_blamed);
+}
+
+/*
+ * The causes of one xrun: of the late cycles overlapping it, one entry per
+ * node (its longest busy). null without graph blame.
+ */
+static json_t *
+xrun_blame_json(const struct al_result *r, const struct al_xrun_event *ev)
+{
+	const struct al_graph *g = r->graph;
+	struct al_graph_cause best[AL_GRAPH_CAUSES * 4];
+	int64_t p_ns = r->period_ns > 0 ? r->period_ns : 1;
+	size_t first, n, i;
+	int nb = 0, k, j;
+	json_t *arr;
+
+	if (!g || !g->active)
+		return json_null();
+	n = al_graph_late_between(g, ev->t_ns - p_ns, ev->t_ns + ev->duration_ns, &first);
+	for (i = first; i < first + n; i++) {
+		const struct al_late_cycle *lc = &g->late[i];
+
+		if (!al_graph_late_overlaps(lc, ev->t_ns - p_ns, ev->t_ns + ev->duration_ns))
+			continue;
+		for (k = 0; k < lc->n_causes; k++) {
+			for (j = 0; j < nb && best[j].id != lc->causes[k].id; j++)
+				;
+			if (j == nb && nb < (int)(sizeof(best) / sizeof(best[0])))
+				best[nb++] = lc->causes[k];
+			else if (j < nb && lc->causes[k].busy_ns > best[j].busy_ns)
+				best[j] = lc->causes[k];
+		}
+	}
+	arr = json_array();
+	for (j = 0; j < nb; j++)
+		json_array_append_new(arr, cause_json(&best[j]));
+	return arr;
+}
+
+static json_t *
+graph_node_json(const struct al_graph_node *n)
+{
+	return json_pack("{s:i, s:o, s:b, s:b, s:I, s:I, s:I, s:o, s:o, s:{s:o, s:o}}", "id",
+			 (int)n->id, "name", al_json_text(n->name), "driver", n->driver, "self",
+			 n->self, "runs", (json_int_t)n->runs, "unfinished", (json_int_t)n->unfinished,
+			 "blamed", (json_int_t)n->blamed, "wait_ns", al_json_summary(&n->wait_ns),
+			 "busy_ns", al_json_summary(&n->busy_ns), "histogram", "wait_ns",
+			 al_json_histogram(&n->wait_ns), "busy_ns", al_json_histogram(&n->busy_ns));
+}
+
+/* Graph blame: the profiler's nodes and the late cycles; null when not asked or not there. */
+static json_t *
+graph_json(const struct al_result *r)
+{
+	const struct al_graph *g = r->graph;
+	json_t *nodes, *late;
+	size_t i;
+
+	if (!g)
+		return json_null();
+	nodes = json_array();
+	for (i = 0; i < (size_t)g->n_nodes; i++)
+		json_array_append_new(nodes, graph_node_json(&g->nodes[i]));
+	late = json_array();
+	for (i = 0; i < g->n_late; i++)
+		json_array_append_new(late, late_json(&g->late[i]));
+	return json_pack("{s:b, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:I, s:o, s:I}",
+			 "active", g->active, "source", al_json_text(g->source[0] ? g->source : NULL),
+			 "note", al_json_text(g->note[0] ? g->note : NULL),
+			 "self_id", g->self_id ? json_integer(g->self_id) : json_null(), "driver",
+			 g->active ? json_pack("{s:i, s:o}", "id", (int)g->driver_id, "name",
+					       al_json_text(g->driver_name))
+				   : json_null(),
+			 "cycles", (json_int_t)g->cycles, "incomplete", (json_int_t)g->incomplete,
+			 "late_starts", (json_int_t)g->late_starts, "driver_xruns",
+			 (json_int_t)g->driver_xruns, "other_points", (json_int_t)g->other_points,
+			 "driver_start_ns", al_json_summary(&g->driver_start_ns), "nodes", nodes,
+			 "nodes_dropped", (json_int_t)g->nodes_dropped, "late_cycles", late,
+			 "late_cycles_dropped", (json_int_t)g->late_dropped);
+}
+
+/* Where the period changed (a server's quantum or rate), and the statistics of each stretch. */
+static void
+segments_json(json_t *root, const struct al_result *r)
+{
+	json_t *changes = json_array(), *segs;
+	size_t i;
+
+	for (i = 0; i < r->n_period_changes; i++) {
+		const struct al_period_change *c = &r->period_changes[i];
+
+		json_array_append_new(changes,
+				      json_pack("{s:I, s:I, s:I, s:I, s:I}", "t_ns", (json_int_t)c->t_ns,
+						"period_frames", (json_int_t)c->to_frames, "rate",
+						(json_int_t)c->to_rate_hz, "from_period_frames",
+						(json_int_t)c->from_frames, "from_rate",
+						(json_int_t)c->from_rate_hz));
+	}
+	json_object_set_new(root, "period_changes", changes);
+	json_object_set_new(root, "period_changes_dropped",
+			    json_integer((json_int_t)r->period_changes_dropped));
+	if (r->n_segments < 2) {
+		json_object_set_new(root, "segments", json_null());
+		return;
+	}
+	segs = json_array();
+	for (i = 0; i < r->n_segments; i++) {
+		const struct al_segment *sg = &r->segments[i];
+		json_t *o = stats_json(r, &sg->stats);
+
+		json_object_set_new(o, "start_ns", json_integer(sg->start_ns));
+		json_object_set_new(o, "end_ns", json_integer(sg->end_ns));
+		json_object_set_new(o, "period_frames", json_integer(sg->period_frames));
+		json_object_set_new(o, "rate", json_integer(sg->rate_hz));
+		json_object_set_new(o, "period_ns", json_integer(sg->period_ns));
+		json_array_append_new(segs, o);
+	}
+	json_object_set_new(root, "segments", segs);
+}
+
 json_t *
 al_report_json(const struct al_result *r)
 {
@@ -213,14 +367,18 @@ al_report_json(const struct al_result *r)
 	for (i = 0; i < r->n_phases; i++)
 		json_array_append_new(phases, phase_json(r, &r->phases[i]));
 	events = json_array();
-	for (i = 0; i < n_ev; i++)
-		json_array_append_new(
-			events, json_pack("{s:I, s:I, s:I, s:o, s:s}", "t_ns",
-					  (json_int_t)r->xrun_events[i].t_ns, "duration_ns",
-					  (json_int_t)r->xrun_events[i].duration_ns,
-					  "lost_periods", (json_int_t)r->xrun_events[i].lost_periods,
-					  "phase", al_json_text(r->phases[r->xrun_events[i].phase].name),
-					  "source", al_xrun_source_name(r->xrun_events[i].source)));
+	for (i = 0; i < n_ev; i++) {
+		json_t *ev = json_pack("{s:I, s:I, s:I, s:o, s:s}", "t_ns",
+				       (json_int_t)r->xrun_events[i].t_ns, "duration_ns",
+				       (json_int_t)r->xrun_events[i].duration_ns, "lost_periods",
+				       (json_int_t)r->xrun_events[i].lost_periods, "phase",
+				       al_json_text(r->phases[r->xrun_events[i].phase].name), "source",
+				       al_xrun_source_name(r->xrun_events[i].source));
+
+		if (r->graph)
+			json_object_set_new(ev, "blame", xrun_blame_json(r, &r->xrun_events[i]));
+		json_array_append_new(events, ev);
+	}
 	warnings = json_array();
 	for (i = 0; i < (size_t)r->n_warnings; i++)
 		json_array_append_new(warnings, al_json_text(r->warnings[i]));
@@ -246,6 +404,8 @@ al_report_json(const struct al_result *r)
 	json_object_set_new(root, "spikes_dropped", json_integer((json_int_t)r->spikes_dropped));
 	json_object_set_new(root, "trace_threshold_ns",
 			    r->trace_threshold_ns ? json_integer(r->trace_threshold_ns) : json_null());
+	segments_json(root, r);
+	json_object_set_new(root, "graph", graph_json(r));
 	return root;
 }
 

@@ -82,6 +82,11 @@ period_record(void *ctx, const struct al_wake *w, int64_t work_start_ns, int64_t
 		.xrun_ns = wi->xrun_ns,
 		.lost_periods = wi->lost_periods,
 		.xrun_source = wi->xrun_source,
+		.period_frames = wi->period_frames,
+		.rate_hz = wi->rate_hz,
+		.clock_valid = wi->clock_valid,
+		.delay_frames = wi->delay_frames,
+		.rate_diff = wi->rate_diff,
 	};
 
 	/* the run ended: what a backend's thread still delivers is not part of it */
@@ -365,6 +370,13 @@ al_run(const struct al_run_opts *o, struct al_result *r)
 	c.ops->stop(c.priv);
 	if (c.ops->info)
 		c.ops->info(c.priv, &r->backend);
+	if (c.ops->graph && atomic_load(&c.started)) {
+		r->graph = calloc(1, sizeof(*r->graph));
+		if (r->graph && c.ops->graph(c.priv, r->graph, r->start_mono_ns) && !r->graph->note[0]) {
+			free(r->graph);
+			r->graph = NULL;
+		}
+	}
 	c.ops->close(c.priv);
 	al_rt_restore(&rt);
 	free(c.priv);
@@ -373,6 +385,15 @@ al_run(const struct al_run_opts *o, struct al_result *r)
 		goto err_free;
 	}
 	al_result_finish(r);
+	if (r->backend.rt_known) {
+		/* the backend's own thread measured: its priority is the run's */
+		r->realtime = r->backend.rt_priority > 0;
+		r->priority = r->backend.rt_priority;
+	}
+	if (r->segments_merged)
+		al_result_warn(r, "the period changed %llu times more than the %d stretches kept: the "
+			       "last one holds them", (unsigned long long)r->segments_merged,
+			       AL_SEGMENTS_MAX);
 	if (atomic_load(&r->xrun_events_dropped))
 		al_result_warn(r, "%llu xrun events beyond the first %d were counted but not kept",
 			       (unsigned long long)atomic_load(&r->xrun_events_dropped),

@@ -27,7 +27,9 @@ every_backend_is_complete(void **state)
 			continue;
 		/* probe is optional; the caps say what it can do, and match the ops */
 		assert_non_null(b->open);
-		assert_int_equal(al_backend_can(b, AL_CAP_DUPLEX), b->duplex != NULL);
+		/* a roundtrip stream only where --duplex runs */
+		if (b->duplex)
+			assert_true(al_backend_can(b, AL_CAP_DUPLEX));
 		assert_int_equal(al_backend_can(b, AL_CAP_CALLBACK), b->start_cb != NULL);
 		if (b->list)
 			assert_true(al_backend_can(b, AL_CAP_DEVICE));
