@@ -237,6 +237,27 @@ live_free(struct live *L)
 	al_midi_session_free(&L->S);
 }
 
+/* The start of record and loop: the phases, the port, the signals; an exit code, 0. */
+static int
+begin(struct live *L, struct midi_report *r, int mode, int64_t default_ns)
+{
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->kind = L->cmd;
+	r->o = L->o;
+	rc = plan(L, default_ns);
+	if (!rc)
+		rc = open_port(L, r, mode);
+	if (rc) {
+		live_free(L);
+		return rc;
+	}
+	cli_catch_stop_signals();
+	al_sysinfo_read("/", &r->sys);
+	return 0;
+}
+
 /* ---- record ---- */
 
 static bool
@@ -300,21 +321,9 @@ midi_record(struct midi_opts *o)
 	bool text = !(o->json_path && !strcmp(o->json_path, "-"));
 	const char *verdict;
 
-	memset(&r, 0, sizeof(r));
-	r.kind = "record";
-	r.o = o;
-	rc = plan(&L, 0);
-	if (rc) {
-		live_free(&L);
+	rc = begin(&L, &r, AL_MIDI_MODE_RECORD, 0);
+	if (rc)
 		return rc;
-	}
-	rc = open_port(&L, &r, AL_MIDI_MODE_RECORD);
-	if (rc) {
-		live_free(&L);
-		return rc;
-	}
-	cli_catch_stop_signals();
-	al_sysinfo_read("/", &r.sys);
 	if (text && !o->quiet) {
 		if (o->port)
 			printf("recording from %s into %s (%s", o->port, r.info.in_name,
@@ -416,21 +425,10 @@ midi_loop(struct midi_opts *o)
 	bool text = !(o->json_path && !strcmp(o->json_path, "-"));
 	const char *verdict = "PASS";
 
-	memset(&r, 0, sizeof(r));
-	r.kind = "loop";
-	r.o = o;
-	rc = plan(&L, o->count && !o->duration_ns && !o->load_spec ? 0 : LOOP_DEFAULT_NS);
-	if (rc) {
-		live_free(&L);
+	rc = begin(&L, &r, AL_MIDI_MODE_LOOP,
+		   o->count && !o->duration_ns && !o->load_spec ? 0 : LOOP_DEFAULT_NS);
+	if (rc)
 		return rc;
-	}
-	rc = open_port(&L, &r, AL_MIDI_MODE_LOOP);
-	if (rc) {
-		live_free(&L);
-		return rc;
-	}
-	cli_catch_stop_signals();
-	al_sysinfo_read("/", &r.sys);
 	if (text && !o->quiet) {
 		printf("loop: %s -> %s ... %s -> %s (%s", r.info.out_name,
 		       o->out ? o->out : "(connect it)", o->in ? o->in : "(connect it)",
