@@ -1013,3 +1013,9 @@ const struct al_backend_ops al_backend_alsa = {
 	.info = alsa_info,
 	.list = alsa_list,
 };
+
+const char *
+al_alsa_lib_version(void)
+{
+	return snd_asoundlib_version();
+}

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "core/result.h"
+#include "core/version.h"
 
 /* What one wake-up looked like. */
 struct al_wake {
@@ -180,5 +181,7 @@ bool al_backend_can(const struct al_backend_ops *ops, unsigned caps);
 const char *al_backend_refuses(const struct al_backend_ops *ops, const struct al_config *cfg);
 /* The registry, NULL-terminated, in a fixed order. */
 extern const struct al_backend_ops *const al_backends[];
+/* The libraries of the backends built in (--version), NULL-terminated. */
+extern const struct al_lib_version al_backend_libs[];
 
 #endif

@@ -676,3 +676,11 @@ const struct al_backend_ops al_backend_jack = {
 	.info = jk_info,
 	.list = jk_list,
 };
+
+const char *
+al_jack_lib_version(void)
+{
+	const char *v = jack_get_version_string();
+
+	return v && *v ? v : "unknown";
+}

@@ -8,5 +8,7 @@
 /* The JACK backend (jack.c; only built with libjack) and its duplex stream (duplex-jack.c). */
 extern const struct al_backend_ops al_backend_jack;
 extern const struct al_duplex_ops al_duplex_jack;
+/* libjack's version, of the library loaded (for --version: al_backend_libs) */
+const char *al_jack_lib_version(void);
 
 #endif

@@ -1252,6 +1252,12 @@ pw_list(al_device_emit_fn emit, void *ud)
 	return 0;
 }
 
+const char *
+al_pipewire_lib_version(void)
+{
+	return pw_get_library_version();
+}
+
 const struct al_backend_ops al_backend_pipewire = {
 	.name = "pipewire",
 	.summary = "a pw_filter in PipeWire's graph, measured in its data thread; names the node that "

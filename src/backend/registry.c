@@ -54,6 +54,20 @@ const struct al_backend_ops *const al_backends[] = {
 	NULL,
 };
 
+/* a backend built with a library adds its row here */
+const struct al_lib_version al_backend_libs[] = {
+#ifdef HAVE_ALSA
+	{ "alsa-lib", al_alsa_lib_version },
+#endif
+#ifdef HAVE_JACK
+	{ "libjack", al_jack_lib_version },
+#endif
+#ifdef HAVE_PIPEWIRE
+	{ "libpipewire", al_pipewire_lib_version },
+#endif
+	{ NULL, NULL },
+};
+
 const struct al_backend_ops *
 al_backend_find(const char *name)
 {

@@ -17,6 +17,7 @@
 
 #include "core/clock.h"
 #include "core/units.h"
+#include "core/url.h"
 #include "cli.h"
 #include "commands.h"
 #include "common-opts.h"
@@ -328,6 +329,7 @@ join_cmdline(int argc, char **argv, char *buf, size_t size)
 	used = (size_t)snprintf(buf, size, "audiolat midi");
 	for (i = 0; i < argc && used < size; i++)
 		used += (size_t)snprintf(buf + used, size - used, " %s", argv[i]);
+	al_url_redact(buf, buf, size); /* a --db URL's password is never stored */
 }
 
 /* A shared option (common-opts.h), checked there (as audiolat run checks it), into o. */

@@ -11,6 +11,7 @@
 #include "core/clock.h"
 #include "core/text.h"
 #include "core/units.h"
+#include "core/url.h"
 #include "report/doc.h"
 #include "report/report.h"
 #include "cli-store.h"
@@ -324,6 +325,7 @@ join(int argc, char **argv, char *buf, size_t size)
 
 	for (int i = 0; i < argc && used < size; i++)
 		used += (size_t)snprintf(buf + used, size - used, " %s", argv[i]);
+	al_url_redact(buf, buf, size); /* a --db URL's password is never stored */
 }
 
 /*

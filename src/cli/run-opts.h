@@ -10,6 +10,7 @@
 #include "load/load.h"
 
 struct al_backend_ops;
+struct al_run_opts;
 
 struct al_run_cli {
 	struct al_config cfg;
@@ -27,6 +28,12 @@ struct al_run_cli {
 	bool duration_given;    /* -d was on the command line */
 	const char *load_spec;  /* --load, NULL when none */
 	struct al_load_opts load_opts; /* --load-policy, --groups, ... */
+	/*
+	 * Who measures (not an option): NULL al_run(); audiolat monitor sets
+	 * its al_monitor_run() wrapper (cmd-monitor.c).
+	 */
+	int (*measure)(const struct al_run_opts *o, struct al_result *r, void *ud);
+	void *measure_ud;
 };
 
 /*

@@ -15,5 +15,6 @@
 #define AL_SCHEMA_HISTORY "audiolat.history/1"
 #define AL_SCHEMA_COMPARE "audiolat.compare/1"
 #define AL_SCHEMA_COMPARE_MIDI "audiolat.compare-midi/1"
+#define AL_SCHEMA_COMPARE_GROUPS "audiolat.compare-groups/1"
 
 #endif

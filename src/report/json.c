@@ -402,6 +402,7 @@ al_report_json(const struct al_result *r)
 	json_object_set_new(root, "backend", backend_json(r));
 	json_object_set_new(root, "spikes", spikes_json(r));
 	json_object_set_new(root, "spikes_dropped", json_integer((json_int_t)r->spikes_dropped));
+	json_object_set_new(root, "uuid", r->uuid[0] ? json_string(r->uuid) : json_null());
 	json_object_set_new(root, "trace_threshold_ns",
 			    r->trace_threshold_ns ? json_integer(r->trace_threshold_ns) : json_null());
 	segments_json(root, r);

@@ -13,6 +13,7 @@
 #include "core/clock.h"
 #include "core/rt.h"
 #include "core/sysinfo.h"
+#include "core/url.h"
 #include "load/phases.h"
 #include "busy.h"
 #include "spikes.h"
@@ -35,6 +36,7 @@ struct run_ctx {
 	atomic_int started;   /* audio thread: stream running, r->start_mono_ns valid */
 	atomic_int finished;  /* audio thread left its loop */
 	int thread_rc;
+	int mlock_rc;         /* mlockall's -errno, 0: memory locked */
 	atomic_int cb_error;  /* a callback-mode backend's stream died (-errno) */
 	int64_t prev_wake_ns; /* audio thread only */
 	bool callback;        /* the backend delivers periods from its own thread */
@@ -93,6 +95,8 @@ period_record(void *ctx, const struct al_wake *w, int64_t work_start_ns, int64_t
 	if (atomic_load_explicit(&c->stop, memory_order_relaxed))
 		return;
 	al_result_record(c->r, &s);
+	if (c->o->tap)
+		c->o->tap(c->o->hook_ud, &s, c->r);
 	al_spikes_mark(&c->spikes, w->boundary_ns, w->wake_ns);
 	c->prev_wake_ns = w->wake_ns;
 }
@@ -202,7 +206,21 @@ trace_open(struct run_ctx *c, const struct al_run_opts *o)
 	r->trace_threshold_ns = c->spikes.trace ? c->spikes.threshold_ns : 0;
 }
 
-/* Start the audio thread at SCHED_FIFO, or SCHED_OTHER with a warning. */
+/* mlockall refused: one warning (where start_audio_thread did not say it) */
+static void
+warn_mlock(struct run_ctx *c)
+{
+	bool limit = c->mlock_rc == -ENOMEM || c->mlock_rc == -EPERM;
+
+	al_result_warn(c->r, "mlockall failed (%s); memory is not locked%s", strerror(-c->mlock_rc),
+		       limit ? "; needs a memlock limit in " AL_RT_LIMITS_FILE : "");
+	c->mlock_rc = 0;
+}
+
+/*
+ * Start the audio thread at SCHED_FIFO, or SCHED_OTHER with one warning
+ * naming the limits file (and memory not locked, when mlockall failed too).
+ */
 static int
 start_audio_thread(struct run_ctx *c, pthread_t *thread)
 {
@@ -215,14 +233,24 @@ start_audio_thread(struct run_ctx *c, pthread_t *thread)
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	rc = al_rt_thread_start(thread, audio_thread, c, cfg->priority, cfg->affinity_cpu);
 	if (rc == -EPERM && cfg->priority > 0) {
-		al_result_warn(c->r, "SCHED_FIFO priority %d not permitted; measuring at "
-			       "SCHED_OTHER (results are not real-time)", cfg->priority);
+		if (c->mlock_rc == -ENOMEM || c->mlock_rc == -EPERM)
+			al_result_warn(c->r, "SCHED_FIFO priority %d not permitted, memory not locked: "
+				       "measured at SCHED_OTHER; needs rtprio and memlock limits in "
+				       AL_RT_LIMITS_FILE, cfg->priority);
+		else
+			al_result_warn(c->r, "SCHED_FIFO priority %d not permitted: measured at "
+				       "SCHED_OTHER (not real-time); needs an rtprio limit in "
+				       AL_RT_LIMITS_FILE, cfg->priority);
+		if (c->mlock_rc == -ENOMEM || c->mlock_rc == -EPERM)
+			c->mlock_rc = 0;
 		rc = al_rt_thread_start(thread, audio_thread, c, 0, cfg->affinity_cpu);
 	} else if (!rc && cfg->priority > 0) {
 		c->r->realtime = true;
 		c->r->priority = cfg->priority;
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (c->mlock_rc)
+		warn_mlock(c);
 	return rc;
 }
 
@@ -232,10 +260,11 @@ control_tick(void *ud, int64_t now_ns)
 {
 	struct run_ctx *c = ud;
 
-	(void)now_ns;
 	if (atomic_load(&c->finished))
 		return -EIO;
 	al_spikes_service(&c->spikes, c->r);
+	if (c->o->tick)
+		c->o->tick(c->o->hook_ud, c->r, now_ns);
 	return 0;
 }
 
@@ -325,6 +354,8 @@ al_run(const struct al_run_opts *o, struct al_result *r)
 	for (size_t i = 0; i < o->n_phases; i++)
 		snprintf(r->phases[i].name, sizeof(r->phases[i].name), "%s", o->phases[i].name);
 	snprintf(r->tool_version, sizeof(r->tool_version), "%s", AL_VERSION);
+	if (al_uuid_random(r->uuid))
+		r->uuid[0] = '\0'; /* the store makes one of the document's bytes */
 	al_sysinfo_read("/", &r->sys);
 	r->started_at_ns = al_clock_realtime_ns();
 	c.priv = calloc(1, c.ops->priv_size ? c.ops->priv_size : 1);
@@ -334,9 +365,8 @@ al_run(const struct al_run_opts *o, struct al_result *r)
 	}
 
 	al_rt_init(&rt);
-	rc = al_rt_lock_memory(&rt);
-	if (rc)
-		al_result_warn(r, "mlockall failed (%s); memory is not locked", strerror(-rc));
+	/* its warning comes with SCHED_FIFO's (start_audio_thread): one, naming the limits */
+	c.mlock_rc = al_rt_lock_memory(&rt);
 	r->memory_locked = rt.locked;
 	if (cfg->dma_latency_us >= 0) {
 		rc = al_rt_dma_latency_set(&rt, cfg->dma_latency_us);
@@ -351,6 +381,8 @@ al_run(const struct al_run_opts *o, struct al_result *r)
 	r->cfg.req_periods = cfg->periods;
 	rc = c.ops->open(c.priv, &r->cfg);
 	if (rc) {
+		if (c.mlock_rc)
+			warn_mlock(&c);
 		if (c.ops->info)
 			c.ops->info(c.priv, &r->backend);
 		goto err_restore;

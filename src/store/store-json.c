@@ -47,6 +47,7 @@ entry_json(const struct al_store_entry *e)
 
 	if (!o)
 		return NULL;
+	json_object_set_new(o, "uuid", jstr_or_null(e->uuid));
 	if (e->has_stats) {
 		json_object_set_new(o, "periods", json_integer(e->periods));
 		json_object_set_new(o, "xruns", json_integer(e->xruns));

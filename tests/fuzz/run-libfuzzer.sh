@@ -119,6 +119,9 @@ for name in $targets; do
             # every file of src/report (the glob expands where $extra is used)
             extra="-DAL_VERSION=\"fuzz\" $src/src/report/*.c -ljansson"
             ;;
+        prom-http)
+            extra=$src/src/report/prom-http.c
+            ;;
         sweep-args)
             extra=$src/src/cli/sweep-opts.c
             ;;
