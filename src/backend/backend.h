@@ -88,7 +88,7 @@ typedef void (*al_device_emit_fn)(void *ud, const struct al_device *d);
 /*
  * What a backend can do (ops->caps, a mask of these). The option checks
  * (al_backend_refuses(), audiolat run's parser, roundtrip, devices) loop
- * over them; nothing above src/backend compares backend names.
+ * over them; no option check above src/backend compares backend names.
  */
 enum al_backend_cap {
 	AL_CAP_CAPTURE = 1u << 0,  /* --capture: the input side of the device */

@@ -177,11 +177,16 @@ int
 cli_store_opt(const char *cmd, int opt, const char *help, char **argv, const char **db_opt)
 {
 	switch (opt) {
-	case CLI_OPT_DB:
-		if (!optarg[0])
-			return cli_usage_error(cmd, "--db: '' is not a path");
-		*db_opt = optarg;
+	case CLI_OPT_DB: {
+		/* checked as every subcommand checks it (common-opts.h) */
+		struct cli_common com = { 0 };
+		char err[256];
+
+		if (cli_common_set(&com, CLI_OPT_DB, optarg, err, sizeof(err)))
+			return cli_usage_error(cmd, "%s", err);
+		*db_opt = com.db_path;
 		return CLI_OPT_NEXT;
+	}
 	case 'h':
 		fputs(help, stdout);
 		return AL_EXIT_OK;

@@ -9,9 +9,9 @@
 #include <jansson.h>
 
 #include "store/store.h"
+#include "common-opts.h"
 
-/* getopt_long's value for --db PATH in the database subcommands' option tables */
-#define CLI_OPT_DB 0x300
+/* getopt_long's value for --db PATH in the database subcommands' tables: CLI_OPT_DB */
 /* cli_store_opt(): the option was handled, parse on */
 #define CLI_OPT_NEXT (-1)
 

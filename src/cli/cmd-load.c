@@ -15,8 +15,10 @@
 #include "doc/doc.h"
 #include "load/load.h"
 #include "load/phases.h"
+#include "report/report.h"
 #include "cli.h"
 #include "commands.h"
+#include "common-opts.h"
 
 #define POLL_NS (50 * AL_NS_PER_MS)
 
@@ -91,7 +93,8 @@ parse_args(int argc, char **argv, struct load_params *p, char *err, size_t err_s
 	struct option long_opts[40];
 	char shorts[64] = ":hqd:", msg[256];
 	const struct al_load_optdef *d;
-	int opt, n = 0, i, rc;
+	struct cli_common com;
+	int opt, n = 0, i;
 
 	memset(p, 0, sizeof(*p));
 	al_load_opts_init(&p->opts);
@@ -122,22 +125,16 @@ parse_args(int argc, char **argv, struct load_params *p, char *err, size_t err_s
 			p->help = true;
 			return 0;
 		case 'q':
-			p->quiet = true;
-			continue;
 		case 'd':
-			rc = al_parse_duration_ns(optarg, AL_NS_PER_SEC, &p->duration_ns);
-			if (rc == -ERANGE)
-				return bad(err, err_size, "-d/--duration: '%s' is too large", optarg);
-			if (rc)
-				return bad(err, err_size,
-					   "-d/--duration: '%s' is not a duration (a number with ns, us, ms, s, m or h)",
-					   optarg);
-			if (p->duration_ns <= 0)
-				return bad(err, err_size, "-d/--duration: '%s' must be longer than zero",
-					   optarg);
-			continue;
 		case OPT_JSON:
-			p->json_path = optarg;
+			/* the shared options, checked as everywhere (common-opts.h) */
+			memset(&com, 0, sizeof(com));
+			if (cli_common_set(&com, opt == OPT_JSON ? CLI_OPT_JSON : opt, optarg, msg,
+					   sizeof(msg)))
+				return bad(err, err_size, "%s", msg);
+			p->quiet |= com.quiet;
+			p->duration_ns = com.duration_given ? com.duration_ns : p->duration_ns;
+			p->json_path = com.json_path ? com.json_path : p->json_path;
 			continue;
 		case ':':
 			return bad(err, err_size, "option %s: needs a value", argv[optind - 1]);
@@ -214,35 +211,6 @@ print_summary(const struct al_phase *ph, const char *name, int64_t elapsed_ns, b
 	}
 	printf(" interrupted=%s result=%s\n", interrupted ? "yes" : "no",
 	       *ph->error ? "error" : "ok");
-}
-
-static int
-write_json(const char *path, const struct al_phase *ph, const char *name, int64_t elapsed_ns,
-	   bool interrupted)
-{
-	json_t *root, *tp;
-	int i, rc;
-
-	root = al_doc_new_plain(AL_SCHEMA_LOAD);
-	tp = json_object();
-	if (!root || !tp)
-		return -ENOMEM;
-	json_object_set_new(root, "name", json_string(name));
-	json_object_set_new(root, "load", json_string(ph->load));
-	json_object_set_new(root, "duration_ns", json_integer(elapsed_ns));
-	json_object_set_new(root, "interrupted", json_boolean(interrupted));
-	for (i = 0; i < ph->n_throughput; i++) {
-		json_t *m = json_object();
-
-		json_object_set_new(m, "value", json_real(ph->throughput[i].value));
-		json_object_set_new(m, "unit", json_string(ph->throughput[i].unit));
-		json_object_set_new(tp, ph->throughput[i].name, m);
-	}
-	json_object_set_new(root, "throughput", tp);
-	json_object_set_new(root, "error", *ph->error ? json_string(ph->error) : json_null());
-	rc = al_doc_write(path, root, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
-	json_decref(root);
-	return rc;
 }
 
 /* The NAME argument as a spec ("cmd" + COMMAND becomes cmd:'COMMAND'). */
@@ -369,7 +337,11 @@ cmd_load(int argc, char **argv)
 	else if (*ph->error)
 		cli_cmd_error(AL_EXIT_RUNTIME, "load", "%s", ph->error);
 	if (p.json_path) {
-		r = write_json(p.json_path, ph, phases[0].name, elapsed_ns, interrupted);
+		json_t *doc = al_report_load_json(ph, phases[0].name, elapsed_ns, interrupted);
+
+		r = doc ? al_doc_write(p.json_path, doc, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9))
+			: -ENOMEM;
+		json_decref(doc);
 		if (r) {
 			cli_cmd_error(AL_EXIT_RUNTIME, "load", "--json %s: %s", p.json_path,
 				      strerror(-r));

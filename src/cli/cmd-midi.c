@@ -20,6 +20,7 @@
 #include "core/url.h"
 #include "cli.h"
 #include "commands.h"
+#include "common-opts.h"
 #include "midi-live.h"
 #include "midi-out.h"
 
@@ -27,9 +28,9 @@
 
 enum sub { SUB_ANALYZE = 1, SUB_SEND = 2, SUB_RECORD = 4, SUB_LOOP = 8, SUB_THRU = 16 };
 
+/* the shared options keep their ids (common-opts.h: CLI_OPT_*) */
 enum {
-	OPT_JSON = 256,
-	OPT_API,
+	OPT_API = 256,
 	OPT_PORT,
 	OPT_OUT,
 	OPT_IN,
@@ -42,10 +43,6 @@ enum {
 	OPT_MAX_LATENCY,
 	OPT_TIMEOUT,
 	OPT_GAP,
-	OPT_LOAD,
-	OPT_LABEL,
-	OPT_DB,
-	OPT_NO_DB,
 	OPT_NO_HISTOGRAM,
 	OPT_LOAD_BASE = 512, /* + index into al_load_optdefs */
 };
@@ -67,7 +64,7 @@ static const struct optdef optdefs[] = {
 	{ { "priority", required_argument, NULL, 'p' }, SUB_SEND | SUB_RECORD | SUB_LOOP, "-p/--priority" },
 	{ { "output", required_argument, NULL, 'o' }, SUB_RECORD, "-o/--output" },
 	{ { "count", required_argument, NULL, 'n' }, SUB_LOOP, "-n/--count" },
-	{ { "json", required_argument, NULL, OPT_JSON }, STATS, "--json" },
+	{ { "json", required_argument, NULL, CLI_OPT_JSON }, STATS, "--json" },
 	{ { "api", required_argument, NULL, OPT_API }, LIVE, "--api" },
 	{ { "port", required_argument, NULL, OPT_PORT }, SUB_SEND | SUB_RECORD, "--port" },
 	{ { "out", required_argument, NULL, OPT_OUT }, SUB_LOOP | SUB_THRU, "--out" },
@@ -82,10 +79,10 @@ static const struct optdef optdefs[] = {
 	{ { "max-latency", required_argument, NULL, OPT_MAX_LATENCY }, SUB_LOOP, "--max-latency" },
 	{ { "timeout", required_argument, NULL, OPT_TIMEOUT }, SUB_LOOP, "--timeout" },
 	{ { "gap", required_argument, NULL, OPT_GAP }, SUB_LOOP, "--gap" },
-	{ { "load", required_argument, NULL, OPT_LOAD }, SUB_RECORD | SUB_LOOP, "--load" },
-	{ { "label", required_argument, NULL, OPT_LABEL }, SUB_RECORD | SUB_LOOP, "--label" },
-	{ { "db", required_argument, NULL, OPT_DB }, SUB_RECORD | SUB_LOOP, "--db" },
-	{ { "no-db", no_argument, NULL, OPT_NO_DB }, SUB_RECORD | SUB_LOOP, "--no-db" },
+	{ { "load", required_argument, NULL, CLI_OPT_LOAD }, SUB_RECORD | SUB_LOOP, "--load" },
+	{ { "label", required_argument, NULL, CLI_OPT_LABEL }, SUB_RECORD | SUB_LOOP, "--label" },
+	{ { "db", required_argument, NULL, CLI_OPT_DB }, SUB_RECORD | SUB_LOOP, "--db" },
+	{ { "no-db", no_argument, NULL, CLI_OPT_NO_DB }, SUB_RECORD | SUB_LOOP, "--no-db" },
 	{ { "no-histogram", no_argument, NULL, OPT_NO_HISTOGRAM }, STATS, "--no-histogram" },
 };
 
@@ -335,6 +332,30 @@ join_cmdline(int argc, char **argv, char *buf, size_t size)
 	al_url_redact(buf, buf, size); /* a --db URL's password is never stored */
 }
 
+/* A shared option (common-opts.h), checked there (as audiolat run checks it), into o. */
+static int
+set_common(struct midi_opts *o, int id, const char *arg, char *err, size_t err_size)
+{
+	struct cli_common com;
+	int rc;
+
+	memset(&com, 0, sizeof(com));
+	rc = cli_common_set(&com, id, arg, err, err_size);
+	if (rc)
+		return AL_EXIT_USAGE;
+	o->quiet |= com.quiet;
+	o->no_db |= com.no_db;
+	if (com.duration_given)
+		o->duration_ns = com.duration_ns;
+	if (com.priority_given)
+		o->prio = com.priority;
+	o->json_path = com.json_path ? com.json_path : o->json_path;
+	o->load_spec = com.load_spec ? com.load_spec : o->load_spec;
+	o->label = com.label ? com.label : o->label;
+	o->db_path = com.db_path ? com.db_path : o->db_path;
+	return 0;
+}
+
 /* Pure: argv (argv[0] the subcommand) -> o, or AL_EXIT_USAGE with one line in err. */
 static int
 parse_args(unsigned sub, int argc, char **argv, struct midi_opts *o, char *err, size_t err_size)
@@ -374,7 +395,7 @@ parse_args(unsigned sub, int argc, char **argv, struct midi_opts *o, char *err, 
 				return bad(err, err_size, "unknown option '-%c'", optopt);
 			return bad(err, err_size, "unknown option '%s'", argv[optind - 1]);
 		}
-		if (opt >= OPT_LOAD_BASE) {
+		if (opt >= OPT_LOAD_BASE && opt < OPT_LOAD_BASE + LONG_OPTS_MAX) {
 			if (!(sub & (SUB_RECORD | SUB_LOOP)))
 				return bad(err, err_size, "--%s: not an option of midi %s",
 					   al_load_optdefs[opt - OPT_LOAD_BASE].name, o->sub);
@@ -395,24 +416,21 @@ parse_args(unsigned sub, int argc, char **argv, struct midi_opts *o, char *err, 
 		case 'h':
 			o->help = true;
 			return 0;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'd':
-			rc = dur(d->name, optarg, AL_NS_PER_SEC, &o->duration_ns, err, err_size);
-			break;
-		case 'p':
-			rc = num(d->name, optarg, 0, 99, &v, err, err_size);
-			o->prio = (int)v;
+		case CLI_OPT_QUIET:
+		case CLI_OPT_DURATION:
+		case CLI_OPT_PRIORITY:
+		case CLI_OPT_JSON:
+		case CLI_OPT_LOAD:
+		case CLI_OPT_LABEL:
+		case CLI_OPT_DB:
+		case CLI_OPT_NO_DB:
+			rc = set_common(o, opt, optarg, err, err_size);
 			break;
 		case 'o':
 			o->smf_path = optarg;
 			break;
 		case 'n':
 			rc = num(d->name, optarg, 1, 100000000, &o->count, err, err_size);
-			break;
-		case OPT_JSON:
-			o->json_path = optarg;
 			break;
 		case OPT_API:
 			if (al_midi_api_parse(optarg, &o->api))
@@ -461,20 +479,6 @@ parse_args(unsigned sub, int argc, char **argv, struct midi_opts *o, char *err, 
 			break;
 		case OPT_GAP:
 			rc = dur(d->name, optarg, AL_NS_PER_MS, &o->gap_ns, err, err_size);
-			break;
-		case OPT_LOAD:
-			o->load_spec = optarg;
-			break;
-		case OPT_LABEL:
-			if (strlen(optarg) > 200)
-				return bad(err, err_size, "--label: longer than 200 characters");
-			o->label = optarg;
-			break;
-		case OPT_DB:
-			o->db_path = optarg;
-			break;
-		case OPT_NO_DB:
-			o->no_db = true;
 			break;
 		case OPT_NO_HISTOGRAM:
 			o->no_histogram = true;

@@ -18,15 +18,14 @@
 #include "backend/backend.h"
 #include "backend/duplex.h"
 #include "core/clock.h"
-#include "core/rt.h"
 #include "core/units.h"
 #include "doc/doc.h"
 #include "roundtrip/mtdm.h"
 #include "roundtrip/summary.h"
+#include "run/roundtrip.h"
 #include "cli.h"
 #include "commands.h"
 
-#define READING_NS (250 * AL_NS_PER_MS)
 #define DEFAULT_DURATION_NS (5 * AL_NS_PER_SEC)
 #define MIN_DURATION_NS (2 * AL_NS_PER_SEC)
 #define CMD "roundtrip"
@@ -115,7 +114,7 @@ struct rt_opts {
 	int64_t duration_ns;
 };
 
-/* "alsa or jack": the backends with a duplex stream, for -b's error. */
+/* "jack or alsa": the backends with a duplex stream, for -b's error. */
 static const char *
 duplex_backends(void)
 {
@@ -233,12 +232,6 @@ parse_args(int argc, char **argv, struct rt_opts *o)
 	return 0;
 }
 
-static void
-process(void *ctx, const float *in, float *out, uint32_t nframes)
-{
-	al_mtdm_process(ctx, in, out, nframes);
-}
-
 static double
 to_db(double gain)
 {
@@ -268,23 +261,10 @@ status_line(const struct al_mtdm_result *r, uint32_t rate_hz)
 	fflush(stderr);
 }
 
+/* A roundtrip as reported: the options and what al_roundtrip_run() measured. */
 struct run {
 	struct rt_opts o;
-	const struct al_duplex_ops *ops;
-	struct al_duplex_info info;
-	struct al_duplex_status st;
-	struct al_roundtrip_reading *rd;
-	size_t n_rd, cap_rd;
-	struct al_roundtrip_summary s;
-	int64_t started_at_ns;   /* wall clock */
-	int64_t ran_ns;
-	bool memory_locked;
-	bool interrupted;        /* SIGINT/SIGTERM/SIGHUP ended the run early */
-	int stream_err;          /* -errno: the stream died */
-	/* derived */
-	double nominal_frames;
-	double extra_frames;
-	long io_frames;          /* jackd -I/-O each; -1: none */
+	struct al_roundtrip_result r;
 };
 
 static json_t *
@@ -302,11 +282,11 @@ str_or_null(const char *s)
 static json_t *
 build_json(const struct run *x, int argc, char **argv)
 {
-	const struct al_roundtrip_summary *s = &x->s;
-	bool valid = s->status == AL_MTDM_VALID && !x->stream_err;
+	const struct al_roundtrip_summary *s = &x->r.s;
+	bool valid = s->status == AL_MTDM_VALID && !x->r.stream_err;
 	bool has = s->n_valid > 0;
 	char reason[160];
-	double rate = x->info.rate_hz;
+	double rate = x->r.info.rate_hz;
 	char iso[40];
 	json_t *doc = json_object(), *rd = json_array(), *nom = json_object();
 	char cmdline[1024];
@@ -322,33 +302,33 @@ build_json(const struct run *x, int argc, char **argv)
 	used = (size_t)snprintf(cmdline, sizeof(cmdline), "audiolat");
 	for (a = 0; a < argc && used < sizeof(cmdline); a++)
 		used += (size_t)snprintf(cmdline + used, sizeof(cmdline) - used, " %s", argv[a]);
-	al_clock_format_iso(x->started_at_ns, iso, sizeof(iso));
+	al_clock_format_iso(x->r.started_at_ns, iso, sizeof(iso));
 	json_object_set_new(doc, "schema", json_string(AL_SCHEMA_ROUNDTRIP));
 	json_object_set_new(doc, "tool_version", json_string(AL_VERSION));
 	json_object_set_new(doc, "cmdline", json_string(cmdline));
 	json_object_set_new(doc, "started_at", json_string(iso));
-	json_object_set_new(doc, "duration_ns", json_integer(x->ran_ns));
-	json_object_set_new(doc, "interrupted", json_boolean(x->interrupted));
+	json_object_set_new(doc, "duration_ns", json_integer(x->r.ran_ns));
+	json_object_set_new(doc, "interrupted", json_boolean(x->r.interrupted));
 	json_object_set_new(doc, "backend", json_string(x->o.backend));
 	json_object_set_new(doc, "device", str_or_null(x->o.device));
 	json_object_set_new(doc, "capture_device", str_or_null(x->o.capture_device));
 	json_object_set_new(doc, "self_loop", json_boolean(x->o.self_loop));
-	json_object_set_new(doc, "in", json_string(x->info.in_name));
-	json_object_set_new(doc, "out", json_string(x->info.out_name));
-	json_object_set_new(doc, "format", json_string(x->info.format));
-	json_object_set_new(doc, "rate", json_integer(x->info.rate_hz));
-	json_object_set_new(doc, "period_frames", json_integer(x->info.period_frames));
-	json_object_set_new(doc, "periods", x->info.periods ? json_integer(x->info.periods)
+	json_object_set_new(doc, "in", json_string(x->r.info.in_name));
+	json_object_set_new(doc, "out", json_string(x->r.info.out_name));
+	json_object_set_new(doc, "format", json_string(x->r.info.format));
+	json_object_set_new(doc, "rate", json_integer(x->r.info.rate_hz));
+	json_object_set_new(doc, "period_frames", json_integer(x->r.info.period_frames));
+	json_object_set_new(doc, "periods", x->r.info.periods ? json_integer(x->r.info.periods)
 							     : json_null());
-	json_object_set_new(doc, "linked", json_boolean(x->info.linked));
-	json_object_set_new(doc, "realtime", json_boolean(x->st.realtime));
-	json_object_set_new(doc, "memory_locked", json_boolean(x->memory_locked));
-	if (x->stream_err)
+	json_object_set_new(doc, "linked", json_boolean(x->r.info.linked));
+	json_object_set_new(doc, "realtime", json_boolean(x->r.st.realtime));
+	json_object_set_new(doc, "memory_locked", json_boolean(x->r.memory_locked));
+	if (x->r.stream_err)
 		snprintf(reason, sizeof(reason), "the stream stopped during the run: %s",
-			 strerror(-x->stream_err));
+			 strerror(-x->r.stream_err));
 	else
 		snprintf(reason, sizeof(reason), "%s", al_roundtrip_why_text(s->why));
-	json_object_set_new(doc, "status", json_string(x->stream_err ? "error"
+	json_object_set_new(doc, "status", json_string(x->r.stream_err ? "error"
 						       : al_mtdm_status_name(s->status)));
 	json_object_set_new(doc, "valid", json_boolean(valid));
 	json_object_set_new(doc, "reason", valid ? json_null() : json_string(reason));
@@ -364,20 +344,20 @@ build_json(const struct run *x, int argc, char **argv)
 				  json_integer(s->settled_at_ns) : json_null());
 	json_object_set_new(doc, "settled_readings", json_integer((json_int_t)s->n_settled));
 	json_object_set_new(doc, "valid_readings", json_integer((json_int_t)s->n_valid));
-	json_object_set_new(nom, "capture_frames", json_integer(x->st.capture_latency_frames));
-	json_object_set_new(nom, "playback_frames", json_integer(x->st.playback_latency_frames));
-	json_object_set_new(nom, "total_frames", json_real(x->nominal_frames));
+	json_object_set_new(nom, "capture_frames", json_integer(x->r.st.capture_latency_frames));
+	json_object_set_new(nom, "playback_frames", json_integer(x->r.st.playback_latency_frames));
+	json_object_set_new(nom, "total_frames", json_real(x->r.nominal_frames));
 	json_object_set_new(doc, "nominal", nom);
-	json_object_set_new(doc, "extra_frames", num_or_null(valid, x->extra_frames));
-	json_object_set_new(doc, "extra_ms", num_or_null(valid, x->extra_frames * 1000.0 / rate));
-	json_object_set_new(doc, "jackd_io_frames", valid && x->io_frames >= 0 ?
-				  json_integer(x->io_frames) : json_null());
-	json_object_set_new(doc, "xruns", json_integer(x->st.xruns));
-	json_object_set_new(doc, "restarts", json_integer(x->st.restarts));
-	json_object_set_new(doc, "bad_samples", json_integer(x->n_rd ?
-				  (json_int_t)x->rd[x->n_rd - 1].r.bad_frames : 0));
-	for (i = 0; i < x->n_rd; i++) {
-		const struct al_roundtrip_reading *r = &x->rd[i];
+	json_object_set_new(doc, "extra_frames", num_or_null(valid, x->r.extra_frames));
+	json_object_set_new(doc, "extra_ms", num_or_null(valid, x->r.extra_frames * 1000.0 / rate));
+	json_object_set_new(doc, "jackd_io_frames", valid && x->r.io_frames >= 0 ?
+				  json_integer(x->r.io_frames) : json_null());
+	json_object_set_new(doc, "xruns", json_integer(x->r.st.xruns));
+	json_object_set_new(doc, "restarts", json_integer(x->r.st.restarts));
+	json_object_set_new(doc, "bad_samples", json_integer(x->r.n_rd ?
+				  (json_int_t)x->r.rd[x->r.n_rd - 1].r.bad_frames : 0));
+	for (i = 0; i < x->r.n_rd; i++) {
+		const struct al_roundtrip_reading *r = &x->r.rd[i];
 		bool ok = r->r.status == AL_MTDM_VALID;
 
 		json_array_append_new(rd, json_pack("{s:I, s:s, s:o, s:o, s:o, s:b, s:b}",
@@ -396,19 +376,19 @@ build_json(const struct run *x, int argc, char **argv)
 static void
 print_text(const struct run *x)
 {
-	const struct al_roundtrip_summary *s = &x->s;
-	double rate = x->info.rate_hz;
+	const struct al_roundtrip_summary *s = &x->r.s;
+	double rate = x->r.info.rate_hz;
 	bool jack = al_backend_can(x->o.be, AL_CAP_CALLBACK);
 
-	printf("roundtrip: %s, %u Hz, period %u frames", x->o.backend, x->info.rate_hz,
-	       x->info.period_frames);
-	if (x->info.periods)
-		printf(" x %u", x->info.periods);
+	printf("roundtrip: %s, %u Hz, period %u frames", x->o.backend, x->r.info.rate_hz,
+	       x->r.info.period_frames);
+	if (x->r.info.periods)
+		printf(" x %u", x->r.info.periods);
 	printf("%s\n  plays on %s, captures from %s\n", x->o.self_loop ? ", self-loop" : "",
-	       x->info.out_name, x->info.in_name);
-	if (x->stream_err) {
+	       x->r.info.out_name, x->r.info.in_name);
+	if (x->r.stream_err) {
 		printf("  delay        none: the stream stopped during the run (%s)\n",
-		       strerror(-x->stream_err));
+		       strerror(-x->r.stream_err));
 		return;
 	}
 	if (s->status != AL_MTDM_VALID) {
@@ -421,7 +401,7 @@ print_text(const struct run *x)
 		if (s->n_valid)
 			printf("  valid ones   min %.3f, max %.3f frames, stddev %.4f frames\n",
 			       s->min_frames, s->max_frames, s->stddev_frames);
-		printf("  xruns        %u\n", x->st.xruns);
+		printf("  xruns        %u\n", x->r.st.xruns);
 		return;
 	}
 	printf("  delay      %11.3f frames %9.3f ms   (mean of %zu readings after settling)\n",
@@ -433,104 +413,55 @@ print_text(const struct run *x)
 	printf("  level      %11.1f dB       loop gain, polarity %s\n", to_db(s->level),
 	       s->inverted ? "INVERTED (the loop flips the signal)" : "normal");
 	printf("  nominal    %11.3f frames   (capture %u + playback %u: %s)\n",
-	       x->nominal_frames, x->st.capture_latency_frames, x->st.playback_latency_frames,
+	       x->r.nominal_frames, x->r.st.capture_latency_frames, x->r.st.playback_latency_frames,
 	       jack ? "the ports' latency as JACK reports it" :
 		      "one period read + the rest of the prefilled playback buffer");
 	printf("  extra      %11.3f frames %9.3f ms   (beyond the nominal buffering)\n",
-	       z(x->extra_frames), z(x->extra_frames * 1000.0 / rate));
+	       z(x->r.extra_frames), z(x->r.extra_frames * 1000.0 / rate));
 	if (x->o.self_loop)
 		printf("  self-loop: no converters in the loop; the extra is JACK's one-cycle delay\n"
 		       "             of a connection that feeds back into the same client\n");
-	else if (x->io_frames >= 0)
+	else if (x->r.io_frames >= 0)
 		printf("  jackd      -I %ld -O %ld would compensate it (assumes input and output\n"
-		       "             share the extra evenly)\n", x->io_frames, x->io_frames);
+		       "             share the extra evenly)\n", x->r.io_frames, x->r.io_frames);
 	else
 		printf("  jackd      the reported latency exceeds the measured delay by %.0f frames:\n"
-		       "             lower -I/-O if they are set\n", -x->extra_frames);
-	printf("  xruns      %u%s\n", x->st.xruns, x->st.restarts ? " (streams restarted)" : "");
+		       "             lower -I/-O if they are set\n", -x->r.extra_frames);
+	printf("  xruns      %u%s\n", x->r.st.xruns, x->r.st.restarts ? " (streams restarted)" : "");
 }
 
 static void
 print_summary_line(const struct run *x)
 {
-	const struct al_roundtrip_summary *s = &x->s;
-	bool valid = s->status == AL_MTDM_VALID && !x->stream_err;
+	const struct al_roundtrip_summary *s = &x->r.s;
+	bool valid = s->status == AL_MTDM_VALID && !x->r.stream_err;
 
-	printf("summary: backend=%s rate=%u period=%u", x->o.backend, x->info.rate_hz,
-	       x->info.period_frames);
+	printf("summary: backend=%s rate=%u period=%u", x->o.backend, x->r.info.rate_hz,
+	       x->r.info.period_frames);
 	if (valid)
 		printf(" delay_frames=%.3f delay_ms=%.3f min_frames=%.3f max_frames=%.3f "
 		       "stddev_frames=%.4f inverted=%s extra_frames=%.3f", s->delay_frames,
-		       s->delay_frames * 1000.0 / x->info.rate_hz, s->min_frames, s->max_frames,
-		       s->stddev_frames, s->inverted ? "yes" : "no", z(x->extra_frames));
-	printf(" readings=%zu xruns=%u result=%s\n", s->n_settled, x->st.xruns,
-	       x->stream_err ? "error" : al_mtdm_status_name(s->status));
+		       s->delay_frames * 1000.0 / x->r.info.rate_hz, s->min_frames, s->max_frames,
+		       s->stddev_frames, s->inverted ? "yes" : "no", z(x->r.extra_frames));
+	printf(" readings=%zu xruns=%u result=%s\n", s->n_settled, x->r.st.xruns,
+	       x->r.stream_err ? "error" : al_mtdm_status_name(s->status));
 }
 
-/* Sample the loop every 250 ms until the end, a signal or a dead stream. */
-static int
-measure(struct run *x, struct al_mtdm *m, void *priv)
+/* The live reading on a terminal. */
+static void
+reading(void *ud, const struct al_mtdm_result *r, uint32_t rate_hz)
 {
-	bool json_stdout = x->o.json_path && !strcmp(x->o.json_path, "-");
-	bool live = cli_status_wanted(x->o.quiet) && !json_stdout;
-	int64_t t0 = al_clock_now_ns(), next = t0 + READING_NS, end = t0 + x->o.duration_ns;
-	/* a stream that processed nothing for this long stalls (two periods + a reading) */
-	int64_t stall_ns = READING_NS + 2 * al_frames_to_ns(x->info.period_frames, x->info.rate_hz);
-	int64_t moved_ns = t0;
-	uint64_t frames = 0;
-
-	x->cap_rd = (size_t)(x->o.duration_ns / READING_NS) + 2;
-	x->rd = calloc(x->cap_rd, sizeof(*x->rd));
-	if (!x->rd)
-		return -ENOMEM;
-	while (!cli_stop_requested) {
-		struct al_roundtrip_reading *r;
-		int64_t now;
-
-		al_clock_sleep_until_ns(next < end ? next : end);
-		if (cli_stop_requested)
-			break;
-		now = al_clock_now_ns();
-		x->ops->status(priv, &x->st);
-		if (x->st.err) {
-			x->stream_err = x->st.err;
-			break;
-		}
-		if (x->n_rd < x->cap_rd) {
-			r = &x->rd[x->n_rd++];
-			r->t_ns = now - t0;
-			al_mtdm_read(m, &r->r);
-			if (r->r.frames != frames) {
-				frames = r->r.frames;
-				moved_ns = now;
-			} else if (now - moved_ns > stall_ns) {
-				r->r.status = AL_MTDM_NO_SIGNAL; /* old news */
-			}
-			if (live)
-				status_line(&r->r, x->info.rate_hz);
-		}
-		if (now >= end)
-			break;
-		while (next <= now)
-			next += READING_NS;
-	}
-	if (live)
-		fprintf(stderr, "\r\033[K");
-	x->interrupted = cli_stop_requested;
-	x->ran_ns = al_clock_now_ns() - t0;
-	return 0;
+	(void)ud;
+	status_line(r, rate_hz);
 }
 
 int
 cmd_roundtrip(int argc, char **argv)
 {
-	struct al_duplex_config cfg;
+	struct al_roundtrip_opts ro;
 	struct run x;
-	struct al_mtdm *m = NULL;
-	struct al_rt rt;
-	void *priv = NULL;
-	char why[256] = "";
-	bool json_stdout, opened = false, started = false;
+	bool json_stdout, live;
+	const char *why;
 	int rc, exit_code = AL_EXIT_OK;
 
 	memset(&x, 0, sizeof(x));
@@ -545,64 +476,45 @@ cmd_roundtrip(int argc, char **argv)
 	if (x.o.be->unavailable)
 		return cli_cmd_error(AL_EXIT_UNAVAILABLE, CMD, "%s: %s", x.o.backend,
 				     x.o.be->unavailable);
-	x.ops = x.o.be->duplex;
 
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.device = x.o.device;
-	cfg.capture_device = x.o.capture_device;
-	cfg.in_port = x.o.in_port;
-	cfg.out_port = x.o.out_port;
-	cfg.self_loop = x.o.self_loop;
-	cfg.rate_hz = (uint32_t)x.o.rate_hz;
-	cfg.period_frames = (uint32_t)x.o.period_frames;
-	cfg.periods = (uint32_t)x.o.periods;
-	cfg.priority = (int)x.o.priority;
-
-	al_rt_init(&rt);
-	priv = calloc(1, x.ops->priv_size);
-	m = calloc(1, sizeof(*m));
-	if (!priv || !m) {
-		exit_code = cli_cmd_error(AL_EXIT_RUNTIME, CMD, "%s", strerror(ENOMEM));
-		goto out;
-	}
-	rc = x.ops->open(priv, &cfg, &x.info, why, sizeof(why));
-	if (rc) {
+	live = cli_status_wanted(x.o.quiet) && !json_stdout;
+	memset(&ro, 0, sizeof(ro));
+	ro.ops = x.o.be->duplex;
+	ro.cfg.device = x.o.device;
+	ro.cfg.capture_device = x.o.capture_device;
+	ro.cfg.in_port = x.o.in_port;
+	ro.cfg.out_port = x.o.out_port;
+	ro.cfg.self_loop = x.o.self_loop;
+	ro.cfg.rate_hz = (uint32_t)x.o.rate_hz;
+	ro.cfg.period_frames = (uint32_t)x.o.period_frames;
+	ro.cfg.periods = (uint32_t)x.o.periods;
+	ro.cfg.priority = (int)x.o.priority;
+	ro.duration_ns = x.o.duration_ns;
+	ro.stop_requested = &cli_stop_requested;
+	ro.reading = live ? reading : NULL;
+	cli_catch_stop_signals();
+	rc = al_roundtrip_run(&ro, &x.r);
+	if (live && !rc)
+		fprintf(stderr, "\r\033[K");
+	why = x.r.why;
+	switch (rc ? x.r.failed_at : 0) {
+	case 0:
+		break;
+	case AL_ROUNDTRIP_OPEN:
 		exit_code = cli_fault(CMD, rc, x.o.backend, why, NULL);
 		goto out;
-	}
-	opened = true;
-	/* init writes the whole estimator (its sine table): prefaulted */
-	if (al_mtdm_init(m, x.info.rate_hz)) {
+	case AL_ROUNDTRIP_RATE:
 		exit_code = cli_cmd_error(AL_EXIT_RUNTIME, CMD, "%s: unusable rate %u Hz",
-					  x.o.backend, x.info.rate_hz);
+					  x.o.backend, x.r.info.rate_hz);
 		goto out;
-	}
-	x.memory_locked = al_rt_lock_memory(&rt) == 0;
-	cli_catch_stop_signals();
-	x.started_at_ns = al_clock_realtime_ns();
-	rc = x.ops->start(priv, process, m, why, sizeof(why));
-	if (rc) {
+	case AL_ROUNDTRIP_START:
 		exit_code = cli_cmd_error(AL_EXIT_RUNTIME, CMD, "%s: %s", x.o.backend,
 					  *why ? why : strerror(-rc));
 		goto out;
-	}
-	started = true;
-	rc = measure(&x, m, priv);
-	if (rc) {
+	default:
 		exit_code = cli_cmd_error(AL_EXIT_RUNTIME, CMD, "%s", strerror(-rc));
 		goto out;
 	}
-	/* the last status: JACK's latencies are settled by now */
-	if (!x.stream_err)
-		x.ops->status(priv, &x.st);
-	x.ops->stop(priv);
-	started = false;
-
-	al_roundtrip_summarize(x.rd, x.n_rd, &x.s);
-	x.nominal_frames = (double)x.st.capture_latency_frames + x.st.playback_latency_frames;
-	x.extra_frames = x.s.delay_frames - x.nominal_frames;
-	/* the extra rounded to whole frames, half each way (assumes symmetry) */
-	x.io_frames = x.extra_frames > -0.5 ? lround(x.extra_frames) / 2 : -1;
 
 	if (!json_stdout) {
 		if (!x.o.quiet)
@@ -619,28 +531,21 @@ cmd_roundtrip(int argc, char **argv)
 			exit_code = cli_cmd_error(AL_EXIT_RUNTIME, CMD, "--json %s: %s",
 						  x.o.json_path, strerror(-wrc));
 	}
-	if (x.stream_err) {
+	if (x.r.stream_err) {
 		exit_code = cli_cmd_error(AL_EXIT_RUNTIME, CMD, "%s: the stream stopped during the "
-					  "run (%s)%s", x.o.backend, strerror(-x.stream_err),
+					  "run (%s)%s", x.o.backend, strerror(-x.r.stream_err),
 					  al_backend_can(x.o.be, AL_CAP_CALLBACK)
 						  ? ": the JACK server went away" :
 					  "");
-	} else if (x.s.status == AL_MTDM_NO_SIGNAL) {
+	} else if (x.r.s.status == AL_MTDM_NO_SIGNAL) {
 		exit_code = cli_cmd_error(AL_EXIT_RUNTIME, CMD, "no signal: %s; check the loop "
-					  "(%s -> %s)", al_roundtrip_why_text(x.s.why),
-					  x.info.out_name, x.info.in_name);
-	} else if (x.s.status != AL_MTDM_VALID) {
+					  "(%s -> %s)", al_roundtrip_why_text(x.r.s.why),
+					  x.r.info.out_name, x.r.info.in_name);
+	} else if (x.r.s.status != AL_MTDM_VALID) {
 		exit_code = cli_cmd_error(AL_EXIT_RUNTIME, CMD, "unstable: %s",
-					  al_roundtrip_why_text(x.s.why));
+					  al_roundtrip_why_text(x.r.s.why));
 	}
 out:
-	if (started)
-		x.ops->stop(priv);
-	if (opened)
-		x.ops->close(priv);
-	al_rt_restore(&rt);
-	free(x.rd);
-	free(m);
-	free(priv);
+	al_roundtrip_result_free(&x.r);
 	return exit_code;
 }

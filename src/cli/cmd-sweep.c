@@ -328,9 +328,34 @@ join(int argc, char **argv, char *buf, size_t size)
 	al_url_redact(buf, buf, size); /* a --db URL's password is never stored */
 }
 
+/*
+ * The run options of cell c: the pass-through options (parsed once, in
+ * base) with the cell's backend, device, rate, period and periods patched
+ * in, then checked together as audiolat run checks them.
+ */
+static int
+cell_cli(const struct al_run_cli *base, const struct cell *c, struct al_run_cli *p, char *err,
+	 size_t err_size)
+{
+	*p = *base;
+	p->backend = al_backend_find(c->be->name);
+	snprintf(p->cfg.backend, sizeof(p->cfg.backend), "%s", c->be->name);
+	if (c->be->device[0])
+		snprintf(p->cfg.device, sizeof(p->cfg.device), "%s", c->be->device);
+	p->cfg.rate_hz = c->rate_hz;
+	p->cfg.period_frames = c->period_frames;
+	p->cfg.periods = (int)c->periods;
+	if (!p->backend) {
+		snprintf(err, err_size, "-b/--backend: unknown backend '%s'", c->be->name);
+		return -EINVAL;
+	}
+	return al_run_check_opts(p, err, err_size);
+}
+
 /* Measure one run of cell c; its document goes into c->runs. */
 static int
-run_once(const struct al_sweep_cli *sp, struct cell *c, int idx, int n_cells, int rep)
+run_once(const struct al_sweep_cli *sp, const struct al_run_cli *base, struct cell *c, int idx,
+	 int n_cells, int rep)
 {
 	char nums[3][24], name[200], err[256], mx[32], p99[32];
 	char **argv = calloc((size_t)sp->run_argc + 12, sizeof(*argv));
@@ -342,13 +367,12 @@ run_once(const struct al_sweep_cli *sp, struct cell *c, int idx, int n_cells, in
 
 	if (!argv)
 		return cli_cmd_error(AL_EXIT_RUNTIME, "sweep", "out of memory");
-	argc = cell_argv(sp, c, argv, nums);
 	/* checked before the first run: this cannot fail now, but be safe */
-	if (al_run_parse_args(argc, argv, &p, err, sizeof(err))) {
+	if (cell_cli(base, c, &p, err, sizeof(err))) {
 		free(argv);
 		return cli_usage_error("sweep", "%s", err);
 	}
-	/* getopt permuted argv: rebuild it for the command line of the result */
+	/* the command line of the result: as if audiolat run had been given it */
 	argc = cell_argv(sp, c, argv, nums);
 	rc = cli_run_measure("sweep", &p, argc, argv, cli_status_wanted(sp->quiet), &r);
 	free(argv);
@@ -382,10 +406,129 @@ run_once(const struct al_sweep_cli *sp, struct cell *c, int idx, int n_cells, in
 	return rc;
 }
 
+/*
+ * run's options, parsed once into base (from a copy, run_argv: getopt
+ * permutes it, and the results' command lines keep the order given);
+ * every cell is checked before the first run starts. 0, or nonzero with
+ * one line in err.
+ */
+static int
+check_runs(const struct al_sweep_cli *sp, const struct cell *cells, int n_cells, char **run_argv,
+	   struct al_run_cli *base, char *err, size_t err_size)
+{
+	int i, rc;
+
+	memcpy(run_argv, sp->run_argv, (size_t)sp->run_argc * sizeof(*run_argv));
+	rc = al_run_parse_opts(sp->run_argc, run_argv, base, err, err_size);
+	if (!rc && base->help)
+		snprintf(err, err_size, "-h/--help: see 'audiolat sweep --help'"), rc = 1;
+	if (!rc && base->json_path)
+		snprintf(err, err_size, "--json is the sweep's (one document)"), rc = 1;
+	for (i = 0; !rc && i < n_cells; i++) {
+		struct al_run_cli p;
+
+		rc = cell_cli(base, &cells[i], &p, err, err_size);
+	}
+	return rc;
+}
+
+/* The text (or Markdown) table, the smallest safe buffer and the summary line. */
+static void
+print_results(const struct al_sweep_cli *sp, const struct cell *cells, int n_cells,
+	      int exit_code)
+{
+	int i, safe_i = smallest_safe(cells, n_cells);
+	char rep_s[48], d[32];
+
+	if (sp->repeat > 1)
+		snprintf(rep_s, sizeof(rep_s), " x %d runs (min-max over the runs)",
+			 sp->repeat);
+	else
+		snprintf(rep_s, sizeof(rep_s), ", one run each");
+	printf("%s%d configuration%s%s\n\n", sp->markdown ? "" : "sweep: ", n_cells,
+	       n_cells == 1 ? "" : "s", rep_s);
+	print_table(cells, n_cells, sp->markdown, stdout);
+	if (safe_i >= 0) {
+		char name[200], sname[200];
+
+		cell_name(&cells[safe_i], name, sizeof(name));
+		safe(name, sname, sizeof(sname));
+		snprintf(d, sizeof(d), "%.3f ms",
+			 (double)al_frames_to_ns(cells[safe_i].periods *
+						     cells[safe_i].period_frames,
+						 cells[safe_i].rate_hz) /
+			     1e6);
+		printf("\nsmallest buffer without xruns: %s frames (%s)\n", sname, d);
+	} else {
+		printf("\nno configuration ran without xruns\n");
+	}
+	{
+		int ok = 0, runs = 0;
+		double xr = 0;
+
+		for (i = 0; i < n_cells; i++) {
+			runs += (int)json_array_size(cells[i].runs);
+			ok += json_array_size(cells[i].runs) &&
+			      !runs_with_xruns(cells[i].runs);
+			xr += range_of(cells[i].runs, "total.xruns").sum;
+		}
+		printf("summary: sweep configurations=%d runs=%d xruns=%.0f "
+		       "configurations_without_xruns=%d smallest_safe_buffer_ns=%" PRId64
+		       " result=%s\n",
+		       n_cells, runs, xr, ok,
+		       safe_i >= 0 ? al_frames_to_ns(cells[safe_i].periods *
+							 cells[safe_i].period_frames,
+						     cells[safe_i].rate_hz)
+				   : (int64_t)-1,
+		       exit_code == AL_EXIT_OK ? "DONE" : "ERROR");
+	}
+	fflush(stdout);
+}
+
+/* Every run's document as one HTML report (--html); an exit code. */
+static int
+write_html(const struct al_sweep_cli *sp, const struct cell *cells, int n_cells)
+{
+	int i, rc = AL_EXIT_OK;
+	size_t total = 0, k = 0, j;
+	struct al_report_doc *in;
+	char(*src)[200];
+
+	for (i = 0; i < n_cells; i++)
+		total += json_array_size(cells[i].runs);
+	in = calloc(total ? total : 1, sizeof(*in));
+	src = calloc(total ? total : 1, sizeof(*src));
+	if (!in || !src) {
+		rc = cli_cmd_error(AL_EXIT_RUNTIME, "sweep", "out of memory");
+	} else {
+		for (i = 0; i < n_cells; i++) {
+			json_t *d;
+
+			json_array_foreach(cells[i].runs, j, d)
+			{
+				char name[160];
+
+				cell_name(&cells[i], name, sizeof(name));
+				snprintf(src[k], sizeof(src[k]), "%s, run %zu", name,
+					 j + 1);
+				in[k] = (struct al_report_doc){d, src[k]};
+				k++;
+			}
+		}
+		rc = cli_write_html("sweep", "--html", sp->html_path, in, total, NULL,
+				    "audiolat sweep");
+	}
+	free(in);
+	free(src);
+	return rc;
+}
+
 int
 cmd_sweep(int argc, char **argv)
 {
 	struct al_sweep_cli sp;
+	struct al_run_cli base;
+	char **run_argv = NULL;
 	struct cell *cells = NULL;
 	char err[256], cmdline[1024];
 	int n_cells, i, b, rr, pf, np, rep, rc, exit_code = AL_EXIT_OK, done = 0;
@@ -432,33 +575,19 @@ cmd_sweep(int argc, char **argv)
 					cells[i++] = (struct cell){
 					    &sp.backends[b], sp.rates[rr], sp.period_frames[pf],
 					    sp.periods[np],  json_array(), 0};
-	/* every run's options are checked before the first one starts */
-	for (i = 0; i < n_cells; i++) {
-		char nums[3][24], **rargv = calloc((size_t)sp.run_argc + 12, sizeof(*rargv));
-		struct al_run_cli p;
-		int rargc;
-
-		if (!rargv) {
-			exit_code = cli_cmd_error(AL_EXIT_RUNTIME, "sweep", "out of memory");
-			goto out;
-		}
-		rargc = cell_argv(&sp, &cells[i], rargv, nums);
-		rc = al_run_parse_args(rargc, rargv, &p, err, sizeof(err));
-		if (!rc && p.help)
-			snprintf(err, sizeof(err), "-h/--help: see 'audiolat sweep --help'"),
-			    rc = 1;
-		if (!rc && p.json_path)
-			snprintf(err, sizeof(err), "--json is the sweep's (one document)"), rc = 1;
-		free(rargv);
-		if (rc) {
-			exit_code = cli_usage_error("sweep", "%s", err);
-			goto out;
-		}
+	run_argv = calloc((size_t)sp.run_argc + 1, sizeof(*run_argv));
+	if (!run_argv) {
+		exit_code = cli_cmd_error(AL_EXIT_RUNTIME, "sweep", "out of memory");
+		goto out;
+	}
+	if (check_runs(&sp, cells, n_cells, run_argv, &base, err, sizeof(err))) {
+		exit_code = cli_usage_error("sweep", "%s", err);
+		goto out;
 	}
 	join(argc, argv, cmdline, sizeof(cmdline));
 	for (i = 0; i < n_cells && !interrupted; i++) {
 		for (rep = 0; rep < sp.repeat; rep++) {
-			rc = run_once(&sp, &cells[i], i, n_cells, rep);
+			rc = run_once(&sp, &base, &cells[i], i, n_cells, rep);
 			if (rc && exit_code == AL_EXIT_OK)
 				exit_code = rc;
 			done += json_array_size(cells[i].runs) > (size_t)rep;
@@ -474,54 +603,8 @@ cmd_sweep(int argc, char **argv)
 		cli_cmd_error(AL_EXIT_OK, "sweep", "interrupted after %d of %d runs", done,
 			      n_cells * sp.repeat);
 	if (!(sp.json_path && !strcmp(sp.json_path, "-")) &&
-	    !(sp.html_path && !strcmp(sp.html_path, "-"))) {
-		char rep_s[48], d[32];
-		int safe_i = smallest_safe(cells, n_cells);
-
-		if (sp.repeat > 1)
-			snprintf(rep_s, sizeof(rep_s), " x %d runs (min-max over the runs)",
-				 sp.repeat);
-		else
-			snprintf(rep_s, sizeof(rep_s), ", one run each");
-		printf("%s%d configuration%s%s\n\n", sp.markdown ? "" : "sweep: ", n_cells,
-		       n_cells == 1 ? "" : "s", rep_s);
-		print_table(cells, n_cells, sp.markdown, stdout);
-		if (safe_i >= 0) {
-			char name[200], sname[200];
-
-			cell_name(&cells[safe_i], name, sizeof(name));
-			safe(name, sname, sizeof(sname));
-			snprintf(d, sizeof(d), "%.3f ms",
-				 (double)al_frames_to_ns(cells[safe_i].periods *
-							     cells[safe_i].period_frames,
-							 cells[safe_i].rate_hz) /
-				     1e6);
-			printf("\nsmallest buffer without xruns: %s frames (%s)\n", sname, d);
-		} else {
-			printf("\nno configuration ran without xruns\n");
-		}
-		{
-			int ok = 0, runs = 0;
-			double xr = 0;
-
-			for (i = 0; i < n_cells; i++) {
-				runs += (int)json_array_size(cells[i].runs);
-				ok += json_array_size(cells[i].runs) &&
-				      !runs_with_xruns(cells[i].runs);
-				xr += range_of(cells[i].runs, "total.xruns").sum;
-			}
-			printf("summary: sweep configurations=%d runs=%d xruns=%.0f "
-			       "configurations_without_xruns=%d smallest_safe_buffer_ns=%" PRId64
-			       " result=%s\n",
-			       n_cells, runs, xr, ok,
-			       safe_i >= 0 ? al_frames_to_ns(cells[safe_i].periods *
-								 cells[safe_i].period_frames,
-							     cells[safe_i].rate_hz)
-					   : (int64_t)-1,
-			       exit_code == AL_EXIT_OK ? "DONE" : "ERROR");
-		}
-		fflush(stdout);
-	}
+	    !(sp.html_path && !strcmp(sp.html_path, "-")))
+		print_results(&sp, cells, n_cells, exit_code);
 	doc = sweep_json(&sp, cells, n_cells, interrupted, cmdline);
 	if (!doc) {
 		exit_code = cli_cmd_error(AL_EXIT_RUNTIME, "sweep", "out of memory");
@@ -535,44 +618,16 @@ cmd_sweep(int argc, char **argv)
 						  sp.json_path, strerror(-wrc));
 	}
 	if (sp.html_path) {
-		size_t total = 0, k = 0, j;
-		struct al_report_doc *in;
-		char(*src)[200];
-
-		for (i = 0; i < n_cells; i++)
-			total += json_array_size(cells[i].runs);
-		in = calloc(total ? total : 1, sizeof(*in));
-		src = calloc(total ? total : 1, sizeof(*src));
-		if (!in || !src) {
-			exit_code = cli_cmd_error(AL_EXIT_RUNTIME, "sweep", "out of memory");
-		} else {
-			for (i = 0; i < n_cells; i++) {
-				json_t *d;
-
-				json_array_foreach(cells[i].runs, j, d)
-				{
-					char name[160];
-
-					cell_name(&cells[i], name, sizeof(name));
-					snprintf(src[k], sizeof(src[k]), "%s, run %zu", name,
-						 j + 1);
-					in[k] = (struct al_report_doc){d, src[k]};
-					k++;
-				}
-			}
-			rc = cli_write_html("sweep", "--html", sp.html_path, in, total, NULL,
-					    "audiolat sweep");
-			if (rc && exit_code == AL_EXIT_OK)
-				exit_code = rc;
-		}
-		free(in);
-		free(src);
+		rc = write_html(&sp, cells, n_cells);
+		if (rc && exit_code == AL_EXIT_OK)
+			exit_code = rc;
 	}
 out:
 	json_decref(doc);
 	for (i = 0; i < n_cells; i++)
 		json_decref(cells[i].runs);
 	free(cells);
+	free(run_argv);
 	al_sweep_cli_free(&sp);
 	return exit_code;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * audiolat midi record and loop: open the port, run the load phases while
- * it measures, collect what it hands over, then the statistics, the MIDI
- * file, the report.
+ * audiolat midi record and loop: plan the phases, open the port, run the
+ * session (src/midi/session.h: the phases, what the port hands over), then
+ * the statistics, the MIDI file, the report.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -14,19 +14,12 @@
 #include "core/rt.h"
 #include "core/stats.h"
 #include "core/units.h"
-#include "load/phases.h"
+#include "midi/session.h"
 #include "cli.h"
 #include "midi-live.h"
 
-#define POLL_NS (20 * AL_NS_PER_MS)
 #define STATUS_NS (200 * AL_NS_PER_MS)
 #define LOOP_DEFAULT_NS (10 * AL_NS_PER_SEC)
-
-/* What the port handed over, in arrival order. */
-struct msgs {
-	struct al_midi_msg *m;
-	size_t n, cap;
-};
 
 struct live {
 	struct midi_opts *o;
@@ -34,112 +27,28 @@ struct live {
 	struct al_midi_port *port;
 	struct al_phase_spec *spec;
 	size_t n_spec;
-	struct midi_phase *phases;
-	struct al_phase *run;          /* the driver's phases, copied into phases */
-	size_t n_phases;               /* reached */
-	int64_t start_ns;
+	struct midi_phase *phases;     /* as reported: the session's, with statistics */
 	int64_t duration_ns;           /* 0: until interrupted */
-	struct msgs got;
-	bool interrupted;
-	bool failed;
-	char err[AL_WARN_LEN];
-	/* live figures for the status line */
-	uint64_t selected;
-	int64_t last_sel_ns;
-	int64_t live_max_ns;           /* record: max |delta - interval| or max delta; loop: max latency */
-	uint64_t lost;
+	struct al_midi_session S;      /* the measurement (src/midi/session.h) */
 };
 
-static int
-msgs_add(struct msgs *g, const struct al_midi_msg *m, size_t n)
-{
-	struct al_midi_msg *nm;
-	size_t cap;
-
-	if (g->n + n > g->cap) {
-		cap = g->cap ? g->cap : 1024;
-		while (cap < g->n + n)
-			cap *= 2;
-		nm = realloc(g->m, cap * sizeof(*nm));
-		if (!nm)
-			return -ENOMEM;
-		g->m = nm;
-		g->cap = cap;
-	}
-	memcpy(g->m + g->n, m, n * sizeof(*m));
-	g->n += n;
-	return 0;
-}
-
-/* Times are kept to the microsecond: the tick of the written file. */
-static inline int64_t
-quantize(int64_t t_ns)
-{
-	return t_ns >= 0 ? t_ns / 1000 * 1000 : -((-t_ns + 999) / 1000 * 1000);
-}
-
-static bool
-selected(const struct midi_opts *o, const struct al_midi_msg *m)
-{
-	if (m->flags & AL_MIDI_MSG_REALTIME)
-		return false;
-	return al_midi_filter_match(&o->filter, m->data[0], m->len > 1 ? m->data[1] : 0,
-				    m->len > 2 ? m->data[2] : 0);
-}
-
-/* Take what the port has; update the live figures. */
-static int
-collect(struct live *L)
-{
-	struct al_midi_msg buf[256];
-	size_t n, i;
-	int64_t d, t;
-
-	while ((n = al_midi_port_drain(L->port, buf, 256))) {
-		if (msgs_add(&L->got, buf, n))
-			return -ENOMEM;
-		for (i = 0; i < n; i++) {
-			if (!strcmp(L->cmd, "loop")) {
-				if (buf[i].flags & AL_MIDI_MSG_LOST)
-					L->lost++;
-				else if (buf[i].t_ns - buf[i].ref_ns > L->live_max_ns)
-					L->live_max_ns = buf[i].t_ns - buf[i].ref_ns;
-				L->selected++;
-				continue;
-			}
-			if (!selected(L->o, &buf[i]))
-				continue;
-			t = quantize(buf[i].t_ns);
-			if (L->selected) {
-				d = t - L->last_sel_ns;
-				if (L->o->interval_ns)
-					d = llabs(d - L->o->interval_ns);
-				if (d > L->live_max_ns)
-					L->live_max_ns = d;
-			}
-			L->selected++;
-			L->last_sel_ns = t;
-		}
-	}
-	return 0;
-}
-
 static void
-status_line(const struct live *L, int64_t now_ns)
+status_line(void *ud, const struct al_midi_session *S, int64_t now_ns)
 {
+	const struct live *L = ud;
 	char v[32], total[32] = "";
 
-	al_format_duration(L->live_max_ns, v, sizeof(v));
+	al_format_duration(S->live_max_ns, v, sizeof(v));
 	if (L->duration_ns)
 		snprintf(total, sizeof(total), "/%.1f", (double)L->duration_ns / AL_NS_PER_SEC);
 	if (!strcmp(L->cmd, "loop"))
 		fprintf(stderr, "\r\033[K[%6.1f%s s] probes=%llu lost=%llu max latency=%s",
-			(double)(now_ns - L->start_ns) / AL_NS_PER_SEC, total,
-			(unsigned long long)L->selected, (unsigned long long)L->lost, v);
+			(double)(now_ns - S->start_ns) / AL_NS_PER_SEC, total,
+			(unsigned long long)S->selected, (unsigned long long)S->lost, v);
 	else
 		fprintf(stderr, "\r\033[K[%6.1f%s s] events=%llu %s=%s",
-			(double)(now_ns - L->start_ns) / AL_NS_PER_SEC, total,
-			(unsigned long long)L->selected,
+			(double)(now_ns - S->start_ns) / AL_NS_PER_SEC, total,
+			(unsigned long long)S->selected,
 			L->o->interval_ns ? "max |delta-interval|" : "max delta", v);
 	fflush(stderr);
 }
@@ -176,60 +85,39 @@ plan(struct live *L, int64_t default_ns)
 		L->duration_ns = default_ns;
 	}
 	L->phases = calloc(L->n_spec ? L->n_spec : 1, sizeof(*L->phases));
-	L->run = calloc(L->n_spec ? L->n_spec : 1, sizeof(*L->run));
-	if (!L->phases || !L->run)
+	if (!L->phases)
 		return cli_cmd_error(AL_EXIT_RUNTIME, "midi", "out of memory");
 	return 0;
 }
 
-/* The driver's tick: take what the port has; a port that failed or a loop's -n ends it. */
-static int
-live_tick(void *ud, int64_t now_ns)
-{
-	struct live *L = ud;
-
-	(void)now_ns;
-	if (collect(L)) {
-		snprintf(L->err, sizeof(L->err), "out of memory for the messages");
-		return -ENOMEM;
-	}
-	if (al_midi_port_status(L->port, L->err, sizeof(L->err)))
-		return -EIO;
-	if (!strcmp(L->cmd, "loop") && L->o->count && L->got.n >= (size_t)L->o->count)
-		return 1;
-	return 0;
-}
-
-static void
-live_status(void *ud, int64_t now_ns)
-{
-	status_line(ud, now_ns);
-}
-
-/* Run the phases (the phase driver) until the end, an interruption or a failure. */
+/* Run the session (the phase driver) until the end, an interruption or a failure. */
 static void
 measure(struct live *L)
 {
 	bool status = cli_status_wanted(L->o->quiet);
-	struct al_phase_driver d = {
-		.spec = L->spec, .n_spec = L->n_spec, .load_opts = &L->o->load_opts,
-		.stop_requested = &cli_stop_requested,
-		.tick = live_tick, .tick_ns = POLL_NS,
-		.status = status ? live_status : NULL, .status_ns = STATUS_NS,
-		.ud = L, .phases = L->run,
-	};
+	struct al_midi_session *S = &L->S;
 	size_t i;
 
-	L->start_ns = al_clock_now_ns();
-	d.origin_ns = L->start_ns;
-	d.end_ns = L->duration_ns ? L->start_ns + L->duration_ns : 0;
-	al_phase_driver_run(&d);
-	L->interrupted = d.interrupted;
-	L->failed = d.ended < 0;
-	L->n_phases = d.n_done;
-	for (i = 0; i < L->n_phases; i++) {
+	S->port = L->port;
+	S->loop = !strcmp(L->cmd, "loop");
+	S->filter = &L->o->filter;
+	S->interval_ns = L->o->interval_ns;
+	S->count = L->o->count;
+	S->spec = L->spec;
+	S->n_spec = L->n_spec;
+	S->load_opts = &L->o->load_opts;
+	S->duration_ns = L->duration_ns;
+	S->stop_requested = &cli_stop_requested;
+	S->status = status ? status_line : NULL;
+	S->status_ud = L;
+	S->status_ns = STATUS_NS;
+	if (al_midi_session_run(S)) {
+		S->failed = true;
+		snprintf(S->err, sizeof(S->err), "out of memory");
+	}
+	for (i = 0; i < S->n_phases; i++) {
 		struct midi_phase *ph = &L->phases[i];
-		const struct al_phase *rp = &L->run[i];
+		const struct al_phase *rp = &S->phases[i];
 
 		snprintf(ph->name, sizeof(ph->name), "%s", rp->name);
 		snprintf(ph->load, sizeof(ph->load), "%s", rp->load);
@@ -302,7 +190,7 @@ finish_common(struct live *L, struct midi_report *r)
 	struct al_summary s;
 
 	al_midi_port_stop(L->port);
-	collect(L);
+	al_midi_session_collect(&L->S);
 	al_midi_port_counters(L->port, &r->cnt);
 	if (r->cnt.wake_ns && r->cnt.wake_ns->count) {
 		al_stats_summarize(r->cnt.wake_ns, &s);
@@ -315,11 +203,11 @@ finish_common(struct live *L, struct midi_report *r)
 		r->wake.stddev_ns = s.stddev_ns;
 	}
 	r->cnt.wake_ns = NULL; /* the port's, freed at close */
-	r->duration_ns = al_clock_now_ns() - L->start_ns;
-	r->interrupted = L->interrupted;
+	r->duration_ns = al_clock_now_ns() - L->S.start_ns;
+	r->interrupted = L->S.interrupted;
 	r->phases = L->phases;
-	r->n_phases = L->n_phases;
-	for (size_t i = 0; i < L->n_phases; i++)
+	r->n_phases = L->S.n_phases;
+	for (size_t i = 0; i < L->S.n_phases; i++)
 		if (L->phases[i].error[0])
 			midi_report_warn(r, "phase %s: %s", L->phases[i].name, L->phases[i].error);
 	if (r->cnt.xruns)
@@ -344,10 +232,30 @@ live_free(struct live *L)
 	for (i = 0; L->phases && i < (L->n_spec ? L->n_spec : 1); i++)
 		free(L->phases[i].st);
 	free(L->phases);
-	free(L->run);
 	if (L->spec)
 		al_load_spec_free(L->spec);
-	free(L->got.m);
+	al_midi_session_free(&L->S);
+}
+
+/* The start of record and loop: the phases, the port, the signals; an exit code, 0. */
+static int
+begin(struct live *L, struct midi_report *r, int mode, int64_t default_ns)
+{
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->kind = L->cmd;
+	r->o = L->o;
+	rc = plan(L, default_ns);
+	if (!rc)
+		rc = open_port(L, r, mode);
+	if (rc) {
+		live_free(L);
+		return rc;
+	}
+	cli_catch_stop_signals();
+	al_sysinfo_read("/", &r->sys);
+	return 0;
 }
 
 /* ---- record ---- */
@@ -366,59 +274,6 @@ cmp_msg(const void *a, const void *b)
 	if (x->t_ns != y->t_ns)
 		return x->t_ns < y->t_ns ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq; /* arrival order */
-}
-
-static int
-write_smf(const struct live *L, const char *path, int64_t origin_us, int64_t end_us,
-	  uint64_t *not_in_file, char *err, size_t err_size)
-{
-	static const uint8_t name[] = "audiolat midi record";
-	static const uint8_t empty_sysex[] = { 0xF7 };
-	struct al_smf_writer w;
-	uint8_t *buf;
-	size_t len, i;
-	uint64_t tick = 0;
-	FILE *f;
-	int rc, n;
-
-	al_smf_writer_init(&w, 0, 1, MIDI_REC_PPQ, true);
-	al_smf_writer_track_begin(&w);
-	al_smf_writer_meta(&w, 0, 0x03, name, sizeof(name) - 1);
-	al_smf_writer_tempo(&w, 0, MIDI_REC_TEMPO_US);
-	for (i = 0; i < L->got.n; i++) {
-		const struct al_midi_msg *m = &L->got.m[i];
-
-		tick = (uint64_t)(quantize(m->t_ns) / 1000 - origin_us);
-		if (m->flags & AL_MIDI_MSG_SYSEX) {
-			al_smf_writer_sysex(&w, tick, 0xF0, empty_sysex, 1);
-			continue;
-		}
-		n = al_midi_data_bytes(m->data[0]);
-		if (!n || m->len != 1 + n || (m->data[1] | (n == 2 ? m->data[2] : 0)) & 0x80) {
-			(*not_in_file)++;
-			continue;
-		}
-		al_smf_writer_channel(&w, tick, m->data[0], m->data[1], n == 2 ? m->data[2] : 0);
-	}
-	if (end_us - origin_us > (int64_t)tick)
-		tick = (uint64_t)(end_us - origin_us);
-	al_smf_writer_track_end(&w, tick);
-	rc = al_smf_writer_finish(&w, &buf, &len);
-	if (rc)
-		return snprintf(err, err_size, "%s: cannot build the file: %s", path, strerror(-rc)), rc;
-	f = fopen(path, "wbe");
-	if (!f) {
-		rc = -errno;
-		free(buf);
-		return snprintf(err, err_size, "%s: %s", path, strerror(-rc)), rc;
-	}
-	rc = fwrite(buf, 1, len, f) == len ? 0 : -EIO;
-	if (fclose(f) && !rc)
-		rc = -errno;
-	free(buf);
-	if (rc)
-		snprintf(err, err_size, "%s: %s", path, strerror(-rc));
-	return rc;
 }
 
 /*
@@ -446,38 +301,12 @@ report_out(const struct midi_report *r, const struct live *L,
 	rc = midi_report_emit(r, true);
 	if (rc && !exit_code)
 		exit_code = rc;
-	if (L->failed) {
-		cli_cmd_error(AL_EXIT_RUNTIME, "midi", "%s: %s; reporting what was %s", what, L->err,
+	if (L->S.failed) {
+		cli_cmd_error(AL_EXIT_RUNTIME, "midi", "%s: %s; reporting what was %s", what, L->S.err,
 			      got);
 		exit_code = AL_EXIT_RUNTIME;
 	}
 	return exit_code;
-}
-
-/* The statistics of the selected events in [from, to) (absolute ns, 0: open). */
-static int
-stats_of(const struct live *L, const int64_t *t, size_t n, int64_t from_ns, int64_t to_ns,
-	 struct al_midi_stats **out)
-{
-	struct al_midi_stats *st = malloc(sizeof(*st));
-	size_t first = 0, last, events;
-	int rc;
-
-	*out = st;
-	if (!st)
-		return -ENOMEM;
-	while (first < n && from_ns && t[first] < from_ns)
-		first++;
-	last = first;
-	while (last < n && (!to_ns || t[last] < to_ns))
-		last++;
-	events = last - first;
-	/* the delta from the event before the stretch belongs to it */
-	if (first > 0 && events)
-		first--;
-	rc = al_midi_analyze_times(t + first, last - first, L->o->interval_ns, st);
-	st->events = events;
-	return rc;
 }
 
 int
@@ -492,21 +321,9 @@ midi_record(struct midi_opts *o)
 	bool text = !(o->json_path && !strcmp(o->json_path, "-"));
 	const char *verdict;
 
-	memset(&r, 0, sizeof(r));
-	r.kind = "record";
-	r.o = o;
-	rc = plan(&L, 0);
-	if (rc) {
-		live_free(&L);
+	rc = begin(&L, &r, AL_MIDI_MODE_RECORD, 0);
+	if (rc)
 		return rc;
-	}
-	rc = open_port(&L, &r, AL_MIDI_MODE_RECORD);
-	if (rc) {
-		live_free(&L);
-		return rc;
-	}
-	cli_catch_stop_signals();
-	al_sysinfo_read("/", &r.sys);
 	if (text && !o->quiet) {
 		if (o->port)
 			printf("recording from %s into %s (%s", o->port, r.info.in_name,
@@ -527,42 +344,45 @@ midi_record(struct midi_opts *o)
 	finish_common(&L, &r);
 
 	/* in time order (JACK and the readers deliver in order; make sure) */
-	for (i = 0; i < L.got.n; i++)
-		L.got.m[i].seq = (uint32_t)i;
-	qsort(L.got.m, L.got.n, sizeof(*L.got.m), cmp_msg);
-	r.received = L.got.n;
-	t = malloc((L.got.n ? L.got.n : 1) * sizeof(*t));
+	for (i = 0; i < L.S.n_msgs; i++)
+		L.S.msgs[i].seq = (uint32_t)i;
+	qsort(L.S.msgs, L.S.n_msgs, sizeof(*L.S.msgs), cmp_msg);
+	r.received = L.S.n_msgs;
+	t = malloc((L.S.n_msgs ? L.S.n_msgs : 1) * sizeof(*t));
 	r.st = malloc(sizeof(*r.st));
 	if (!t || !r.st) {
 		exit_code = cli_cmd_error(AL_EXIT_RUNTIME, "midi", "record: out of memory");
 		goto out;
 	}
-	for (i = 0; i < L.got.n; i++) {
+	for (i = 0; i < L.S.n_msgs; i++) {
 		/* real-time and system common messages have no place in a MIDI file */
-		if (!(L.got.m[i].flags & AL_MIDI_MSG_SYSEX) && !al_midi_data_bytes(L.got.m[i].data[0]))
+		if (!(L.S.msgs[i].flags & AL_MIDI_MSG_SYSEX) && !al_midi_data_bytes(L.S.msgs[i].data[0]))
 			r.not_in_file++;
-		if (selected(o, &L.got.m[i]))
-			t[n_sel++] = quantize(L.got.m[i].t_ns);
+		if (al_midi_session_selected(&L.S, &L.S.msgs[i]))
+			t[n_sel++] = al_midi_quantize(L.S.msgs[i].t_ns);
 	}
 	if (al_midi_analyze_times(t, n_sel, o->interval_ns, r.st)) {
 		exit_code = cli_cmd_error(AL_EXIT_RUNTIME, "midi", "record: out of memory");
 		goto out;
 	}
 	r.tick_ns = 1000;
-	for (i = 0; i < L.n_phases; i++)
-		if (stats_of(&L, t, n_sel, L.start_ns + L.phases[i].start_ns,
-			     i + 1 < L.n_phases ? L.start_ns + L.phases[i].end_ns : 0,
-			     &L.phases[i].st)) {
+	for (i = 0; i < L.S.n_phases; i++)
+		if (al_midi_analyze_stretch(t, n_sel, o->interval_ns,
+					    L.S.start_ns + L.phases[i].start_ns,
+					    i + 1 < L.S.n_phases ? L.S.start_ns + L.phases[i].end_ns
+								 : 0,
+					    &L.phases[i].st)) {
 			exit_code = cli_cmd_error(AL_EXIT_RUNTIME, "midi", "record: out of memory");
 			goto out;
 		}
 	if (o->smf_path) {
-		origin_us = L.start_ns / 1000;
-		if (L.got.n && quantize(L.got.m[0].t_ns) / 1000 < origin_us)
-			origin_us = quantize(L.got.m[0].t_ns) / 1000;
+		origin_us = L.S.start_ns / 1000;
+		if (L.S.n_msgs && al_midi_quantize(L.S.msgs[0].t_ns) / 1000 < origin_us)
+			origin_us = al_midi_quantize(L.S.msgs[0].t_ns) / 1000;
 		r.not_in_file = 0;
-		rc = write_smf(&L, o->smf_path, origin_us, (L.start_ns + r.duration_ns) / 1000,
-			       &r.not_in_file, err, sizeof(err));
+		rc = al_midi_session_write_smf(&L.S, o->smf_path, origin_us,
+					       (L.S.start_ns + r.duration_ns) / 1000, &r.not_in_file,
+					       err, sizeof(err));
 		if (rc) {
 			cli_cmd_error(AL_EXIT_RUNTIME, "midi", "record: -o %s", err);
 			exit_code = AL_EXIT_RUNTIME;
@@ -605,21 +425,10 @@ midi_loop(struct midi_opts *o)
 	bool text = !(o->json_path && !strcmp(o->json_path, "-"));
 	const char *verdict = "PASS";
 
-	memset(&r, 0, sizeof(r));
-	r.kind = "loop";
-	r.o = o;
-	rc = plan(&L, o->count && !o->duration_ns && !o->load_spec ? 0 : LOOP_DEFAULT_NS);
-	if (rc) {
-		live_free(&L);
+	rc = begin(&L, &r, AL_MIDI_MODE_LOOP,
+		   o->count && !o->duration_ns && !o->load_spec ? 0 : LOOP_DEFAULT_NS);
+	if (rc)
 		return rc;
-	}
-	rc = open_port(&L, &r, AL_MIDI_MODE_LOOP);
-	if (rc) {
-		live_free(&L);
-		return rc;
-	}
-	cli_catch_stop_signals();
-	al_sysinfo_read("/", &r.sys);
 	if (text && !o->quiet) {
 		printf("loop: %s -> %s ... %s -> %s (%s", r.info.out_name,
 		       o->out ? o->out : "(connect it)", o->in ? o->in : "(connect it)",
@@ -633,8 +442,8 @@ midi_loop(struct midi_opts *o)
 	measure(&L);
 	finish_common(&L, &r);
 
-	lat = malloc((L.got.n ? L.got.n : 1) * sizeof(*lat));
-	wall = malloc((L.got.n ? L.got.n : 1) * sizeof(*wall));
+	lat = malloc((L.S.n_msgs ? L.S.n_msgs : 1) * sizeof(*lat));
+	wall = malloc((L.S.n_msgs ? L.S.n_msgs : 1) * sizeof(*wall));
 	h = malloc(sizeof(*h));
 	if (!lat || !wall || !h) {
 		exit_code = cli_cmd_error(AL_EXIT_RUNTIME, "midi", "loop: out of memory");
@@ -643,8 +452,8 @@ midi_loop(struct midi_opts *o)
 	al_hist_init(h);
 	r.frames_min = INT32_MAX;
 	r.frames_max = INT32_MIN;
-	for (i = 0; i < L.got.n; i++) {
-		const struct al_midi_msg *m = &L.got.m[i];
+	for (i = 0; i < L.S.n_msgs; i++) {
+		const struct al_midi_msg *m = &L.S.msgs[i];
 
 		if (o->count && i >= (size_t)o->count)
 			break;
@@ -669,13 +478,13 @@ midi_loop(struct midi_opts *o)
 		goto out;
 	}
 	/* per phase, by when the probe went out */
-	for (k = 0; k < L.n_phases; k++) {
-		int64_t from = L.start_ns + L.phases[k].start_ns;
-		int64_t to = k + 1 < L.n_phases ? L.start_ns + L.phases[k].end_ns : INT64_MAX;
+	for (k = 0; k < L.S.n_phases; k++) {
+		int64_t from = L.S.start_ns + L.phases[k].start_ns;
+		int64_t to = k + 1 < L.S.n_phases ? L.S.start_ns + L.phases[k].end_ns : INT64_MAX;
 		size_t m_n = 0;
 
-		for (i = 0; i < L.got.n && (!o->count || i < (size_t)o->count); i++) {
-			const struct al_midi_msg *m = &L.got.m[i];
+		for (i = 0; i < L.S.n_msgs && (!o->count || i < (size_t)o->count); i++) {
+			const struct al_midi_msg *m = &L.S.msgs[i];
 
 			if (m->ref_ns < from || m->ref_ns >= to)
 				continue;

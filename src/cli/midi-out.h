@@ -21,10 +21,6 @@
 #include "midi/port.h"
 #include "midi/smf.h"
 
-/* The record file: 1000 ticks per quarter at 1000 us per quarter = 1 us a tick. */
-#define MIDI_REC_PPQ 1000
-#define MIDI_REC_TEMPO_US 1000
-
 struct midi_opts {
 	const char *sub;            /* analyze, send, record, loop, thru */
 	const char *file;           /* analyze FILE */

@@ -7,13 +7,14 @@
 #include "backend/backend.h"
 #include "core/clock.h"
 #include "core/units.h"
+#include "common-opts.h"
 #include "run-opts.h"
 
 #define SHORT_OPTS ":b:D:r:P:n:L:p:a:d:qvh"
 
+/* the shared options keep their ids (common-opts.h: CLI_OPT_*) */
 enum {
-	OPT_JSON = 256,
-	OPT_HTML,
+	OPT_HTML = 256,
 	OPT_TRACE,
 	OPT_TRACE_THRESHOLD,
 	OPT_MAX_LATENCY,
@@ -21,10 +22,6 @@ enum {
 	OPT_FAIL_ON_XRUN,
 	OPT_DMA_LATENCY,
 	OPT_NO_HISTOGRAM,
-	OPT_LOAD,
-	OPT_LABEL,
-	OPT_DB,
-	OPT_NO_DB,
 	OPT_CAPTURE,
 	OPT_DUPLEX,
 	OPT_MMAP,
@@ -48,7 +45,7 @@ static const struct option run_opts[] = {
 	{ "priority", required_argument, NULL, 'p' },
 	{ "affinity", required_argument, NULL, 'a' },
 	{ "duration", required_argument, NULL, 'd' },
-	{ "json", required_argument, NULL, OPT_JSON },
+	{ "json", required_argument, NULL, CLI_OPT_JSON },
 	{ "html", required_argument, NULL, OPT_HTML },
 	{ "trace", no_argument, NULL, OPT_TRACE },
 	{ "trace-threshold", required_argument, NULL, OPT_TRACE_THRESHOLD },
@@ -59,10 +56,10 @@ static const struct option run_opts[] = {
 	{ "fail-on-xrun", no_argument, NULL, OPT_FAIL_ON_XRUN },
 	{ "dma-latency", required_argument, NULL, OPT_DMA_LATENCY },
 	{ "no-histogram", no_argument, NULL, OPT_NO_HISTOGRAM },
-	{ "load", required_argument, NULL, OPT_LOAD },
-	{ "label", required_argument, NULL, OPT_LABEL },
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "no-db", no_argument, NULL, OPT_NO_DB },
+	{ "load", required_argument, NULL, CLI_OPT_LOAD },
+	{ "label", required_argument, NULL, CLI_OPT_LABEL },
+	{ "db", required_argument, NULL, CLI_OPT_DB },
+	{ "no-db", no_argument, NULL, CLI_OPT_NO_DB },
 	{ "capture", no_argument, NULL, OPT_CAPTURE },
 	{ "duplex", no_argument, NULL, OPT_DUPLEX },
 	{ "mmap", no_argument, NULL, OPT_MMAP },
@@ -210,6 +207,49 @@ parse_fragments(const char *arg, struct al_config *c, char *err, size_t err_size
 	return 0;
 }
 
+/* A shared option (common-opts.h), checked there, into its place in p. */
+static int
+set_common(struct al_run_cli *p, int id, const char *arg, char *err, size_t err_size)
+{
+	struct al_config *c = &p->cfg;
+	struct cli_common com;
+	int rc;
+
+	memset(&com, 0, sizeof(com));
+	rc = cli_common_set(&com, id, arg, err, err_size);
+	if (rc)
+		return rc;
+	switch (id) {
+	case CLI_OPT_PRIORITY:
+		c->priority = com.priority;
+		break;
+	case CLI_OPT_DURATION:
+		c->duration_ns = com.duration_ns;
+		p->duration_given = true;
+		break;
+	case CLI_OPT_QUIET:
+		p->quiet = true;
+		break;
+	case CLI_OPT_LOAD:
+		p->load_spec = arg;
+		snprintf(c->load_spec, sizeof(c->load_spec), "%s", arg);
+		break;
+	case CLI_OPT_JSON:
+		p->json_path = arg;
+		break;
+	case CLI_OPT_LABEL:
+		snprintf(c->label, sizeof(c->label), "%s", arg);
+		break;
+	case CLI_OPT_DB:
+		p->db_path = arg;
+		break;
+	case CLI_OPT_NO_DB:
+		p->no_db = true;
+		break;
+	}
+	return 0;
+}
+
 /* The stream options the chosen backend cannot honour. */
 static int
 check_stream_opts(const struct al_backend_ops *ops, const struct al_config *c, char *err,
@@ -237,7 +277,21 @@ check_stream_opts(const struct al_backend_ops *ops, const struct al_config *c, c
 }
 
 int
+al_run_check_opts(const struct al_run_cli *p, char *err, size_t err_size)
+{
+	return check_stream_opts(p->backend, &p->cfg, err, err_size);
+}
+
+int
 al_run_parse_args(int argc, char **argv, struct al_run_cli *p, char *err, size_t err_size)
+{
+	int rc = al_run_parse_opts(argc, argv, p, err, err_size);
+
+	return rc || p->help ? rc : al_run_check_opts(p, err, err_size);
+}
+
+int
+al_run_parse_opts(int argc, char **argv, struct al_run_cli *p, char *err, size_t err_size)
 {
 	struct option long_opts[LONG_OPTS_MAX];
 	struct al_config *c = &p->cfg;
@@ -309,32 +363,20 @@ al_run_parse_args(int argc, char **argv, struct al_run_cli *p, char *err, size_t
 			if (!rc)
 				c->cpu_load_pct = (int)v;
 			break;
-		case 'p':
-			rc = num("-p/--priority", optarg, 0, 99, &v, err, err_size);
-			if (!rc)
-				c->priority = (int)v;
+		case CLI_OPT_PRIORITY:
+		case CLI_OPT_DURATION:
+		case CLI_OPT_QUIET:
+		case CLI_OPT_LOAD:
+		case CLI_OPT_JSON:
+		case CLI_OPT_LABEL:
+		case CLI_OPT_DB:
+		case CLI_OPT_NO_DB:
+			rc = set_common(p, opt, optarg, err, err_size);
 			break;
 		case 'a':
 			rc = num("-a/--affinity", optarg, 0, 4095, &v, err, err_size);
 			if (!rc)
 				c->affinity_cpu = (int)v;
-			break;
-		case 'd':
-			rc = dur("-d/--duration", optarg, AL_NS_PER_SEC, &c->duration_ns, err,
-				 err_size);
-			if (!rc && c->duration_ns <= 0)
-				return bad(err, err_size, "%s: '%s' must be longer than zero",
-					   "-d/--duration", optarg);
-			p->duration_given = true;
-			break;
-		case OPT_LOAD:
-			if (strlen(optarg) >= sizeof(c->load_spec))
-				return bad(err, err_size, "%s: '%.40s...' is too long", "--load", optarg);
-			p->load_spec = optarg;
-			snprintf(c->load_spec, sizeof(c->load_spec), "%s", optarg);
-			break;
-		case OPT_JSON:
-			p->json_path = optarg;
 			break;
 		case OPT_TRACE:
 			p->trace = true;
@@ -352,9 +394,6 @@ al_run_parse_args(int argc, char **argv, struct al_run_cli *p, char *err, size_t
 				return bad(err, err_size, "%s: '%s' is not a file name", "--html",
 					   optarg);
 			p->html_path = optarg;
-			break;
-		case 'q':
-			p->quiet = true;
 			break;
 		case 'v':
 			p->verbose = true;
@@ -383,24 +422,6 @@ al_run_parse_args(int argc, char **argv, struct al_run_cli *p, char *err, size_t
 			break;
 		case OPT_NO_HISTOGRAM:
 			p->no_histogram = true;
-			break;
-		case OPT_LABEL:
-			if (strlen(optarg) >= sizeof(c->label))
-				return bad(err, err_size, "%s: '%.40s...' is too long (at most 127 bytes)",
-					   "--label", optarg);
-			for (const char *q = optarg; *q; q++)
-				if ((unsigned char)*q < 0x20 || *q == 0x7f)
-					return bad(err, err_size, "%s: '%s' has a control character",
-						   "--label", optarg);
-			snprintf(c->label, sizeof(c->label), "%s", optarg);
-			break;
-		case OPT_DB:
-			if (!optarg[0])
-				return bad(err, err_size, "%s: '%s' is not a path", "--db", optarg);
-			p->db_path = optarg;
-			break;
-		case OPT_NO_DB:
-			p->no_db = true;
 			break;
 		case OPT_CAPTURE:
 			c->capture = true;
@@ -454,5 +475,5 @@ al_run_parse_args(int argc, char **argv, struct al_run_cli *p, char *err, size_t
 	}
 	if (optind < argc)
 		return bad(err, err_size, "%s'%s'", "unexpected argument ", argv[optind]);
-	return check_stream_opts(p->backend, c, err, err_size);
+	return 0;
 }

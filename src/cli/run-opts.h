@@ -42,6 +42,14 @@ struct al_run_cli {
  */
 int al_run_parse_args(int argc, char **argv, struct al_run_cli *p, char *err, size_t err_size);
 
+/*
+ * The two halves of it: the options one by one, then what they ask of the
+ * backend together (its caps, --tone below half the rate). sweep parses
+ * once and checks every configuration it patches in.
+ */
+int al_run_parse_opts(int argc, char **argv, struct al_run_cli *p, char *err, size_t err_size);
+int al_run_check_opts(const struct al_run_cli *p, char *err, size_t err_size);
+
 /* The --help text. */
 extern const char al_run_help[];
 

@@ -301,3 +301,28 @@ al_midi_analyze_smf(const struct al_smf *smf, const struct al_midi_filter *f, in
 	free(t);
 	return rc;
 }
+
+int
+al_midi_analyze_stretch(const int64_t *t_ns, size_t n, int64_t interval_ns, int64_t from_ns,
+			int64_t to_ns, struct al_midi_stats **out)
+{
+	struct al_midi_stats *st = malloc(sizeof(*st));
+	size_t first = 0, last, events;
+	int rc;
+
+	*out = st;
+	if (!st)
+		return -ENOMEM;
+	while (first < n && from_ns && t_ns[first] < from_ns)
+		first++;
+	last = first;
+	while (last < n && (!to_ns || t_ns[last] < to_ns))
+		last++;
+	events = last - first;
+	/* the delta from the event before the stretch belongs to it */
+	if (first > 0 && events)
+		first--;
+	rc = al_midi_analyze_times(t_ns + first, last - first, interval_ns, st);
+	st->events = events;
+	return rc;
+}

@@ -107,6 +107,15 @@ struct al_midi_stats {
 int al_midi_analyze_times(const int64_t *t_ns, size_t n, int64_t interval_ns,
 			  struct al_midi_stats *st);
 
+/*
+ * The statistics of the events t_ns[0..n) (in time order) in [from_ns,
+ * to_ns) (0: open), into a new *out (free it): the delta from the event
+ * before the stretch belongs to it; st->events counts those inside.
+ * Returns as al_midi_analyze_times(); *out is set even on failure.
+ */
+int al_midi_analyze_stretch(const int64_t *t_ns, size_t n, int64_t interval_ns, int64_t from_ns,
+			    int64_t to_ns, struct al_midi_stats **out);
+
 /* The selected events of a parsed file, then al_midi_analyze_times(). */
 int al_midi_analyze_smf(const struct al_smf *smf, const struct al_midi_filter *f,
 			int64_t interval_ns, struct al_midi_stats *st);

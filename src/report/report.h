@@ -75,4 +75,12 @@ const struct al_reporter *al_reporter_find(const char *name);
 /* The audiolat.run/2 document (see docs/json.md); NULL on ENOMEM. */
 json_t *al_report_json(const struct al_result *r);
 
+/*
+ * The audiolat.load/1 document of one load run on its own (audiolat load):
+ * name as given, the phase's load, throughput and error, how long it ran.
+ * NULL on ENOMEM.
+ */
+json_t *al_report_load_json(const struct al_phase *ph, const char *name, int64_t elapsed_ns,
+			    bool interrupted);
+
 #endif

@@ -43,6 +43,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "core/version.h"
 
 /* PRAGMA user_version this code writes and reads (older ones are migrated). */
@@ -204,6 +206,15 @@ int al_store_list(struct al_store *s, const struct al_store_filter *f, al_store_
 
 /* How many documents match f (f->limit is ignored); -errno on failure. */
 int64_t al_store_count(struct al_store *s, const struct al_store_filter *f);
+
+/*
+ * The audiolat.history/1 listing: a new one for the database at db_path
+ * (NULL on ENOMEM), one entry added (0, -ENOMEM), and how many matched
+ * the filter in all (set last: "matching" stays where it is).
+ */
+json_t *al_store_history_new(const char *db_path);
+int al_store_history_add(json_t *listing, const struct al_store_entry *e);
+void al_store_history_matching(json_t *listing, int64_t matching);
 
 /*
  * The ids of the documents matching f, newest first, into *ids (malloc'd,

@@ -107,7 +107,7 @@ for name in $targets; do
     extra=""
     case $name in
         run-args)
-            extra=$src/src/cli/run-opts.c
+            extra="$src/src/cli/run-opts.c $src/src/cli/common-opts.c"
             ;;
         trace-analyze)
             extra=$src/src/trace/analyze.c

@@ -34,6 +34,13 @@ t_grep "$ERR" "--interval: 'soon' is not a duration" "... names the option"
 t_exit 2 "--channel 17" "$AUDIOLAT" midi analyze "$F/jitter-10hz" --channel 17
 t_grep "$ERR" "--channel: '17' is not in 1..16" "... names the range"
 t_exit 2 "--events chords" "$AUDIOLAT" midi analyze "$F/jitter-10hz" --events chords
+# the shared options are checked as audiolat run checks them (common-opts.c)
+t_exit 2 "record --label with a control character" "$AUDIOLAT" midi record --label "$(printf 'a\tb')" -d 1
+t_grep "$ERR" "^audiolat midi record: --label: 'a.b' has a control character$" "... one line, as run says it"
+t_exit 2 "loop --label of 128 bytes" "$AUDIOLAT" midi loop --label "$(printf '%0128d' 0)" -n 1
+t_grep "$ERR" "--label: '0{40}\.\.\.' is too long \(at most 127 bytes\)" "... names the limit"
+t_exit 2 "record --db ''" "$AUDIOLAT" midi record --db '' -d 1
+t_grep "$ERR" "^audiolat midi record: --db: '' is not a path$" "... as run says it"
 t_exit 2 "rawmidi record without --port" "$AUDIOLAT" midi record --api rawmidi
 t_grep "$ERR" "--port: rawmidi needs a port \(hw:CARD,DEVICE\)" "... says which"
 t_exit 2 "loop over seq without --in" "$AUDIOLAT" midi loop --api seq --out 14:0
