@@ -55,6 +55,7 @@ static const char css[] =
     ".fail{color:#c00;font-weight:600}.skip{color:#777}\n"
     ".better{color:#1a7f1a;font-weight:600}.worse{color:#c00;font-weight:600}"
     ".same{color:#555}.warnings li{color:#b26b00}code{font-size:.9em;word-break:break-all}\n"
+    ".heat td{text-align:right;font-size:.75em;padding:1px 4px}.heat th{font-size:.7em}\n"
     ".small{font-size:.85em;color:#555}footer{margin-top:3em;color:#777;font-size:.85em}\n";
 
 /*
@@ -85,8 +86,10 @@ page_head(FILE *f, const struct al_report_input *in, const char *title)
 	fputs("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n"
 	      "<meta charset=\"utf-8\"/>\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
-	      "<meta name=\"generator\" content=\"audiolat " AL_VERSION "\"/>\n<title>",
+	      "<meta name=\"generator\" content=\"audiolat ",
 	      f);
+	esc(f, AL_VERSION);
+	fputs("\"/>\n<title>", f);
 	esc(f, title);
 	if (in->n == 1) {
 		fputs(": ", f);
@@ -101,7 +104,9 @@ page_head(FILE *f, const struct al_report_input *in, const char *title)
 static void
 page_foot(FILE *f)
 {
-	fputs("<footer>Made by audiolat " AL_VERSION ". Wake latency: how late the audio thread "
+	fputs("<footer>Made by audiolat ", f);
+	esc(f, AL_VERSION);
+	fputs(". Wake latency: how late the audio thread "
 	      "woke after its period boundary, for every period due (a period a stall swallowed "
 	      "counts until the thread was next seen running); max latency is its longest, and "
 	      "its share of the buffer the factor. Interval: the time between wake-ups, "
@@ -134,6 +139,14 @@ html_write(const struct al_report_input *in, FILE *f)
 	if (rc)
 		goto out;
 	page_head(f, in, title);
+	/* groups of runs: the comparison of the groups is the page */
+	if (cmp && !strcmp(al_doc_str(cmp, "schema", ""), AL_SCHEMA_COMPARE_GROUPS)) {
+		al__html_groups_section(&c, cmp);
+		page_foot(f);
+		if (fflush(f) || ferror(f))
+			rc = -EIO;
+		goto out;
+	}
 	/* a comparison of runs; MIDI results have no section of their comparison */
 	if (cmp && !strcmp(al_doc_str(cmp, "schema", ""), AL_SCHEMA_COMPARE))
 		al__html_compare_section(f, cmp);
