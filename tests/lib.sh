@@ -271,9 +271,10 @@ t_measuring() {
 }
 
 # status_elapsed_ms LOG: the run's own time (ms since its stream started, 0.1 s
-# resolution) in the last live status line in LOG ("[   1.2/3.0 s] ..."), or -1
+# resolution) in the last live status line in LOG ("[   1.2/3.0 s] ...", or
+# "[   1.2 s] ..." from audiolat monitor), or -1
 status_elapsed_ms() {
-	tr '\r' '\n' <"$1" | sed -n 's/.*\[ *\([0-9][0-9]*\)\.\([0-9]\)\/[0-9.]* s\] periods=.*/\1\2/p' |
+	tr '\r' '\n' <"$1" | sed -n 's/.*\[ *\([0-9][0-9]*\)\.\([0-9]\)\(\/[0-9.]*\)\{0,1\} s\] periods=.*/\1\2/p' |
 		tail -n 1 | awk '{ print $1 * 100 } END { if (!NR) print -1 }'
 }
 

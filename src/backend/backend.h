@@ -84,12 +84,47 @@ struct al_device {
 
 typedef void (*al_device_emit_fn)(void *ud, const struct al_device *d);
 
+/*
+ * What a backend can do (ops->caps, a mask of these). The option checks
+ * (al_backend_refuses(), audiolat run's parser, roundtrip, devices) loop
+ * over them; nothing above src/backend compares backend names.
+ */
+enum al_backend_cap {
+	AL_CAP_CAPTURE = 1u << 0,  /* --capture: the input side of the device */
+	AL_CAP_DUPLEX = 1u << 1,   /* --duplex (audiolat roundtrip: ops->duplex, where set) */
+	AL_CAP_MMAP = 1u << 2,     /* --mmap */
+	AL_CAP_TONE = 1u << 3,     /* --tone */
+	AL_CAP_NEAREST = 1u << 4,  /* --nearest: take the device's nearest configuration */
+	AL_CAP_DEVICE = 1u << 5,   /* -D names a device or server (without: -D is refused) */
+	/*
+	 * Periods come from the backend's (its server's) own thread
+	 * (start_cb); the rate and period are the server's, not -r/-P.
+	 */
+	AL_CAP_CALLBACK = 1u << 6,
+	AL_CAP_BLAME = 1u << 7, /* --blame: names the graph node that made a cycle late */
+};
+
+struct al_duplex_ops;
+
 struct al_backend_ops {
 	const char *name;
 	const char *summary;
 	const char *unavailable; /* non-NULL: not built in, and why */
+	unsigned caps;           /* enum al_backend_cap (0 on an unavailable entry) */
+	/* the duplex stream of audiolat roundtrip (duplex.h), or NULL: no roundtrip */
+	const struct al_duplex_ops *duplex;
+	/*
+	 * A server backend: the environment variable naming the default
+	 * server ("JACK_DEFAULT_SERVER"); list()'s -ENODEV then reads "no
+	 * <NAME> server running (<VAR>=...)". NULL: none.
+	 */
+	const char *server_env;
 	size_t priv_size;        /* the run driver allocates and zeroes it */
-	/* Can this configuration run here? 0, -ENODEV/-ENOENT (unavailable), -EINVAL. */
+	/*
+	 * Optional: can this configuration run here? 0, -ENODEV/-ENOENT
+	 * (unavailable), -EINVAL. What caps says need not be checked again:
+	 * al_run() refuses those options first (al_backend_refuses()).
+	 */
 	int (*probe)(const struct al_config *cfg);
 	/*
 	 * Open the device and write back what it gave: rate_hz,
@@ -132,6 +167,17 @@ struct al_backend_ops {
 
 /* NULL when there is no backend of that name. */
 const struct al_backend_ops *al_backend_find(const char *name);
+/* True when the backend has every capability in caps (a mask of enum al_backend_cap). */
+bool al_backend_can(const struct al_backend_ops *ops, unsigned caps);
+/*
+ * The first option in cfg the backend cannot honour by its caps
+ * ("--capture", "--duplex", "--tone", "--nearest", "--mmap"; -D is
+ * al_run()'s to refuse, -EINVAL, AL_CAP_DEVICE),
+ * or NULL when its caps allow cfg, or it is unavailable (that is the
+ * answer then). (What no backend does, --capture with
+ * --duplex or --tone, al_run() refuses on its own.)
+ */
+const char *al_backend_refuses(const struct al_backend_ops *ops, const struct al_config *cfg);
 /* The registry, NULL-terminated, in a fixed order. */
 extern const struct al_backend_ops *const al_backends[];
 

@@ -1256,6 +1256,8 @@ const struct al_backend_ops al_backend_pipewire = {
 	.name = "pipewire",
 	.summary = "a pw_filter in PipeWire's graph, measured in its data thread; names the node that "
 		   "made each cycle late (--blame)",
+	.caps = AL_CAP_CAPTURE | AL_CAP_DUPLEX | AL_CAP_TONE | AL_CAP_NEAREST | AL_CAP_DEVICE |
+		AL_CAP_CALLBACK | AL_CAP_BLAME,
 	.priv_size = sizeof(struct pwb),
 	.probe = pw_probe,
 	.open = pw_open,

@@ -64,3 +64,35 @@ al_backend_find(const char *name)
 			return al_backends[i];
 	return NULL;
 }
+
+bool
+al_backend_can(const struct al_backend_ops *ops, unsigned caps)
+{
+	return (ops->caps & caps) == caps;
+}
+
+const char *
+al_backend_refuses(const struct al_backend_ops *ops, const struct al_config *cfg)
+{
+	/* in the order audiolat run has always named them */
+	const struct {
+		unsigned cap;
+		bool asked;
+		const char *opt;
+	} opts[] = {
+		{ AL_CAP_CAPTURE, cfg->capture, "--capture" },
+		{ AL_CAP_DUPLEX, cfg->duplex, "--duplex" },
+		{ AL_CAP_TONE, cfg->tone_hz != 0, "--tone" },
+		{ AL_CAP_NEAREST, cfg->nearest, "--nearest" },
+		{ AL_CAP_MMAP, cfg->mmap, "--mmap" },
+	};
+	size_t i;
+
+	/* an unbuilt backend's answer is that it is not there (its caps are not filled) */
+	if (ops->unavailable)
+		return NULL;
+	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+		if (opts[i].asked && !al_backend_can(ops, opts[i].cap))
+			return opts[i].opt;
+	return NULL;
+}

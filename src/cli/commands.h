@@ -10,11 +10,13 @@ int cmd_history(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_push(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_roundtrip(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_midi(int argc, char **argv);
+int cmd_monitor(int argc, char **argv);
 
 #endif

@@ -17,11 +17,13 @@ const struct al_command al_commands[] = {
 	{ "show", cmd_show, "summarize one saved result" },
 	{ "export", cmd_export, "write a saved result's JSON document" },
 	{ "import", cmd_import, "save JSON result files in the results database" },
+	{ "push", cmd_push, "copy saved results to a shared (PostgreSQL) results database" },
 	{ "devices", cmd_devices, "list the ALSA PCMs and JACK servers and ports within reach" },
 	{ "roundtrip", cmd_roundtrip, "measure the delay of an audio loop to a fraction of a frame" },
 	{ "report", cmd_report, "write an HTML report with plots of one or more results" },
 	{ "compare", cmd_compare, "compare results: is the difference real?" },
 	{ "sweep", cmd_sweep, "run a grid of buffer sizes and backends, side by side" },
+	{ "monitor", cmd_monitor, "measure for days at a constant cost: windows, Prometheus, actions" },
 	{ "midi", cmd_midi, "MIDI timing: analyze a MIDI file, send, record, loop" },
 	{ NULL, NULL, NULL },
 };

@@ -8,6 +8,7 @@
 #include "check/check.h"
 #include "core/clock.h"
 #include "core/units.h"
+#include "core/url.h"
 #include "load/load.h"
 #include "run/run.h"
 #include "cli.h"
@@ -21,11 +22,14 @@ static void
 status_line(void *ud, const struct al_result *r, int64_t elapsed_ns)
 {
 	const struct status_ctx *s = ud;
-	char max[32];
+	char max[32], total[32] = "";
 
 	al_format_duration(atomic_load(&r->live.max_wake_ns), max, sizeof(max));
-	fprintf(stderr, "\r\033[K[%6.1f/%.1f s] periods=%llu max wake latency=%s xruns=%llu",
-		(double)elapsed_ns / AL_NS_PER_SEC, (double)s->total_ns / AL_NS_PER_SEC,
+	/* audiolat monitor, until stopped: no total */
+	if (s->total_ns < AL_RUN_FOREVER_NS)
+		snprintf(total, sizeof(total), "/%.1f", (double)s->total_ns / AL_NS_PER_SEC);
+	fprintf(stderr, "\r\033[K[%6.1f%s s] periods=%llu max wake latency=%s xruns=%llu",
+		(double)elapsed_ns / AL_NS_PER_SEC, total,
 		(unsigned long long)atomic_load(&r->live.periods), max,
 		(unsigned long long)atomic_load(&r->live.xruns));
 	fflush(stderr);
@@ -41,18 +45,19 @@ join_cmdline(int argc, char **argv, char *buf, size_t size)
 	used += (size_t)snprintf(buf, size, "audiolat");
 	for (i = 0; i < argc && used < size; i++)
 		used += (size_t)snprintf(buf + used, size - used, " %s", argv[i]);
+	al_url_redact(buf, buf, size); /* a --db URL's password is never stored */
 }
 
 static int
 map_run_error(const char *cmd, const struct al_run_cli *p, const struct al_result *r, int rc)
 {
-	const struct al_backend_ops *b = al_backend_find(p->cfg.backend);
+	const struct al_backend_ops *b = p->backend;
 	char what[160];
 
 	if (b && b->unavailable)
 		return cli_cmd_error(AL_EXIT_UNAVAILABLE, cmd, "backend %s: %s", b->name,
 				     b->unavailable);
-	if (rc == -EINVAL && b && !b->list && p->cfg.device[0])
+	if (rc == -EINVAL && b && !al_backend_can(b, AL_CAP_DEVICE) && p->cfg.device[0])
 		return cli_cmd_error(AL_EXIT_USAGE, cmd, "-D/--device: the %s backend has no devices",
 				     p->cfg.backend);
 	if (rc == -ERANGE) /* the option that asked for it */
@@ -100,6 +105,7 @@ cli_run_measure(const char *cmd, struct al_run_cli *p, int argc, char **argv, bo
 		o.load_opts = &p->load_opts;
 	}
 	o.cfg = p->cfg;
+	o.backend = p->backend;
 	o.stop_requested = &cli_stop_requested;
 	o.trace = p->trace;
 	o.trace_threshold_ns = p->trace_threshold_ns;
@@ -110,7 +116,7 @@ cli_run_measure(const char *cmd, struct al_run_cli *p, int argc, char **argv, bo
 		o.status_interval_ns = 200 * AL_NS_PER_MS;
 	}
 	cli_catch_stop_signals();
-	rc = al_run(&o, r);
+	rc = p->measure ? p->measure(&o, r, p->measure_ud) : al_run(&o, r);
 	al_load_spec_free(phases);
 	if (o.status)
 		fprintf(stderr, "\r\033[K");

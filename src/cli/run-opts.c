@@ -212,16 +212,10 @@ parse_fragments(const char *arg, struct al_config *c, char *err, size_t err_size
 
 /* The stream options the chosen backend cannot honour. */
 static int
-check_stream_opts(const struct al_config *c, char *err, size_t err_size)
+check_stream_opts(const struct al_backend_ops *ops, const struct al_config *c, char *err,
+		  size_t err_size)
 {
-	bool real = !strcmp(c->backend, "alsa") || !strcmp(c->backend, "jack") ||
-		    !strcmp(c->backend, "pipewire");
-	bool oss = !strcmp(c->backend, "oss");
-	const char *opt = !real && c->capture ? "--capture"
-			  : !real && c->duplex ? "--duplex"
-			  : !real && c->tone_hz ? "--tone"
-			  : !real && !oss && c->nearest ? "--nearest"
-			  : strcmp(c->backend, "alsa") && c->mmap ? "--mmap" : NULL;
+	const char *opt = al_backend_refuses(ops, c);
 
 	if (opt)
 		return bad(err, err_size, "%s: not with the %s backend", opt, c->backend);
@@ -230,11 +224,11 @@ check_stream_opts(const struct al_config *c, char *err, size_t err_size)
 	if (c->capture && c->tone_hz)
 		return bad(err, err_size, "%s: not with %s (nothing is played)", "--tone",
 			   "--capture");
-	if (c->blame > 0 && strcmp(c->backend, "pipewire"))
-		return bad(err, err_size, "%s: not with the %s backend (pipewire only)", "--blame",
-			   c->backend);
-	if (c->tone_hz && c->tone_hz * 2 >= c->rate_hz && strcmp(c->backend, "jack") &&
-	    strcmp(c->backend, "pipewire")) {
+	if (c->blame > 0 && !al_backend_can(ops, AL_CAP_BLAME))
+		return bad(err, err_size, "%s: not with the %s backend", "--blame", c->backend);
+	/* a callback backend's rate is its server's: checked when it is known */
+	if (c->tone_hz && c->tone_hz * 2 >= c->rate_hz &&
+	    !al_backend_can(ops, AL_CAP_CALLBACK)) {
 		snprintf(err, err_size, "--tone: %d Hz is not below half the rate (%lld Hz)",
 			 c->tone_hz, (long long)c->rate_hz);
 		return -EINVAL;
@@ -264,6 +258,7 @@ al_run_parse_args(int argc, char **argv, struct al_run_cli *p, char *err, size_t
 
 	memset(p, 0, sizeof(*p));
 	snprintf(c->backend, sizeof(c->backend), "sim");
+	p->backend = al_backend_find(c->backend);
 	c->rate_hz = 48000;
 	c->period_frames = 64;
 	c->periods = 3;
@@ -280,7 +275,8 @@ al_run_parse_args(int argc, char **argv, struct al_run_cli *p, char *err, size_t
 	while ((opt = getopt_long(argc, argv, SHORT_OPTS, long_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'b':
-			if (!al_backend_find(optarg))
+			p->backend = al_backend_find(optarg);
+			if (!p->backend)
 				return bad(err, err_size, "%s: unknown backend '%s'", "-b/--backend",
 					   optarg);
 			snprintf(c->backend, sizeof(c->backend), "%s", optarg);
@@ -458,5 +454,5 @@ al_run_parse_args(int argc, char **argv, struct al_run_cli *p, char *err, size_t
 	}
 	if (optind < argc)
 		return bad(err, err_size, "%s'%s'", "unexpected argument ", argv[optind]);
-	return check_stream_opts(c, err, err_size);
+	return check_stream_opts(p->backend, c, err, err_size);
 }

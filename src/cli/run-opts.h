@@ -9,8 +9,12 @@
 #include "core/result.h"
 #include "load/load.h"
 
+struct al_backend_ops;
+struct al_run_opts;
+
 struct al_run_cli {
 	struct al_config cfg;
+	const struct al_backend_ops *backend; /* -b, resolved once (cfg.backend is its name) */
 	const char *json_path;  /* NULL, a file, or "-" */
 	bool trace;             /* --trace */
 	int64_t trace_threshold_ns; /* --trace-threshold, 0: half the buffer */
@@ -24,6 +28,12 @@ struct al_run_cli {
 	bool duration_given;    /* -d was on the command line */
 	const char *load_spec;  /* --load, NULL when none */
 	struct al_load_opts load_opts; /* --load-policy, --groups, ... */
+	/*
+	 * Who measures (not an option): NULL al_run(); audiolat monitor sets
+	 * its al_monitor_run() wrapper (cmd-monitor.c).
+	 */
+	int (*measure)(const struct al_run_opts *o, struct al_result *r, void *ud);
+	void *measure_ud;
 };
 
 /*

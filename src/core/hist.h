@@ -69,6 +69,18 @@ al_hist__sat_add(int64_t a, int64_t b)
 	return s;
 }
 
+/* How many of first, first + step, ... (n values, step >= 1) are <= limit. */
+static inline uint64_t
+al_hist_run_count_le(int64_t first_ns, int64_t step_ns, uint64_t n, int64_t limit_ns)
+{
+	uint64_t k;
+
+	if (limit_ns < first_ns)
+		return 0;
+	k = (uint64_t)((limit_ns - first_ns) / step_ns) + 1;
+	return k < n ? k : n;
+}
+
 static inline void
 al_hist_add(struct al_hist *h, int64_t v_ns)
 {

@@ -178,18 +178,6 @@ record_window(struct al_result *r, const struct al_sample *s, int phase, int64_t
 	}
 }
 
-/* How many of first, first + step, ... (n values) are <= limit. */
-static inline uint64_t
-count_le(int64_t first_ns, int64_t step_ns, uint64_t n, int64_t limit_ns)
-{
-	uint64_t k;
-
-	if (limit_ns < first_ns)
-		return 0;
-	k = (uint64_t)((limit_ns - first_ns) / step_ns) + 1;
-	return k < n ? k : n;
-}
-
 /* n missed periods charged first, first + step, ... */
 static inline void
 charge_missed(struct al_period_stats *st, int64_t first_ns, int64_t step_ns, uint64_t n)
@@ -197,8 +185,8 @@ charge_missed(struct al_period_stats *st, int64_t first_ns, int64_t step_ns, uin
 	al_hist_add_run(&st->missed_ns, first_ns, step_ns, n);
 	st->missed_periods += n;
 	st->periods += n;
-	st->missed_within_1ms += count_le(first_ns, step_ns, n, AL_NS_PER_MS);
-	st->missed_within_2ms += count_le(first_ns, step_ns, n, 2 * AL_NS_PER_MS);
+	st->missed_within_1ms += al_hist_run_count_le(first_ns, step_ns, n, AL_NS_PER_MS);
+	st->missed_within_2ms += al_hist_run_count_le(first_ns, step_ns, n, 2 * AL_NS_PER_MS);
 }
 
 static inline void
@@ -213,48 +201,57 @@ keep_span(struct al_result *r, int64_t due_ns, int64_t serve_ns, uint64_t n, int
 		r->spans_dropped++;
 }
 
+int
+al_sample_spans(const struct al_sample *s, int64_t p_ns, struct al_span out[3])
+{
+	int64_t lat_ns = s->wake_ns - s->boundary_ns;
+	uint64_t before = s->missed_before > 0 ? (uint64_t)s->missed_before : 0;
+	uint64_t after = s->missed > 0 ? (uint64_t)s->missed : 0, by_wake = 0;
+	int n = 0;
+
+	if (p_ns <= 0)
+		return 0;
+	if (before)
+		out[n++] = (struct al_span){ s->boundary_ns - (int64_t)before * p_ns, s->wake_ns,
+					     before, 0, p_ns };
+	if (!after)
+		return n;
+	if (lat_ns >= p_ns) {
+		by_wake = (uint64_t)(lat_ns / p_ns);
+		if (by_wake > after)
+			by_wake = after;
+		out[n++] = (struct al_span){ s->boundary_ns + p_ns, s->wake_ns, by_wake, 0, p_ns };
+	}
+	if (after > by_wake) {
+		int64_t seen_ns = s->seen_ns > s->wake_ns ? s->seen_ns : s->wake_ns;
+
+		out[n++] = (struct al_span){ s->boundary_ns + (int64_t)(by_wake + 1) * p_ns, seen_ns,
+					     after - by_wake, 0, p_ns };
+	}
+	return n;
+}
+
 /*
- * The boundaries this period's wake-up did not have to itself: those
- * before its own (served by the wake-up: charged wake - due), those after
- * it that passed before the wake-up (the same), and those that passed
- * during the work (charged seen - due). Arithmetic runs: a stall of an
- * hour costs what one of a millisecond does. Returns the largest charge.
+ * The boundaries this period's wake-up did not have to itself
+ * (al_sample_spans): arithmetic runs, a stall of an hour costs what one of
+ * a millisecond does. Returns the largest charge.
  */
 static int64_t
 record_missed(struct al_result *r, struct al_period_stats *st, const struct al_sample *s,
 	      int phase, int64_t p_ns, bool keep)
 {
-	int64_t lat_ns = s->wake_ns - s->boundary_ns, worst_ns = lat_ns;
-	uint64_t before = s->missed_before > 0 ? (uint64_t)s->missed_before : 0;
-	uint64_t after = s->missed > 0 ? (uint64_t)s->missed : 0, by_wake = 0;
+	int64_t worst_ns = s->wake_ns - s->boundary_ns;
+	struct al_span sp[3];
+	int i, n = al_sample_spans(s, p_ns, sp);
 
-	if (p_ns <= 0)
-		return worst_ns;
-	if (before) {
-		charge_missed(st, lat_ns + p_ns, p_ns, before);
-		worst_ns = lat_ns + (int64_t)before * p_ns;
-		keep_span(r, s->boundary_ns - (int64_t)before * p_ns, s->wake_ns, before, phase, p_ns,
-			  keep);
-	}
-	if (!after)
-		return worst_ns;
-	if (lat_ns >= p_ns) {
-		by_wake = (uint64_t)(lat_ns / p_ns);
-		if (by_wake > after)
-			by_wake = after;
-		charge_missed(st, lat_ns - (int64_t)by_wake * p_ns, p_ns, by_wake);
-		keep_span(r, s->boundary_ns + p_ns, s->wake_ns, by_wake, phase, p_ns, keep);
-	}
-	if (after > by_wake) {
-		int64_t seen_ns = s->seen_ns > s->wake_ns ? s->seen_ns : s->wake_ns;
-		int64_t e_ns = seen_ns - s->boundary_ns;
-		int64_t top_ns = e_ns - (int64_t)(by_wake + 1) * p_ns;
+	for (i = 0; i < n; i++) {
+		/* due, due + P, ... served at serve: charges fall as the due time rises */
+		int64_t top_ns = sp[i].serve_ns - sp[i].due_ns;
 
-		charge_missed(st, e_ns - (int64_t)after * p_ns, p_ns, after - by_wake);
+		charge_missed(st, top_ns - (int64_t)(sp[i].n - 1) * p_ns, p_ns, sp[i].n);
 		if (top_ns > worst_ns)
 			worst_ns = top_ns;
-		keep_span(r, s->boundary_ns + (int64_t)(by_wake + 1) * p_ns, seen_ns, after - by_wake,
-			  phase, p_ns, keep);
+		keep_span(r, sp[i].due_ns, sp[i].serve_ns, sp[i].n, phase, p_ns, keep);
 	}
 	return worst_ns;
 }
@@ -339,6 +336,13 @@ account(struct al_result *r, struct al_period_stats *st, const struct al_sample 
 		st->xrun_ns += s->xrun_ns;
 	}
 	return worst_ns;
+}
+
+int64_t
+al_period_stats_record(struct al_period_stats *st, const struct al_sample *s, int64_t period_ns)
+{
+	/* statistics only: no spans kept, so no result needed */
+	return account(NULL, st, s, 0, period_ns, false);
 }
 
 void

@@ -17,8 +17,6 @@
 #include "hist.h"
 #include "sysinfo.h"
 
-#define AL_SCHEMA_RUN "audiolat.run/2"
-#define AL_SCHEMA_RUN_V1 "audiolat.run/1" /* still read: per-wake-up statistics */
 #define AL_NAME_MAX 64
 #define AL_LOAD_DESC_MAX 512
 #define AL_WARN_MAX 8
@@ -216,6 +214,17 @@ struct al_period_change {
 
 #define AL_SPANS_MAX 16384
 
+struct al_sample;
+/*
+ * The boundaries a period's wake-up did not have to itself, as up to 3
+ * runs (docs/truth.md): those before its own (a callback backend's server
+ * ran cycles without us) and those after it that passed before the
+ * wake-up, served at the wake-up; those that passed during the work,
+ * served at seen_ns. Each boundary is charged serve_ns - its due time.
+ * Returns how many runs were written to out.
+ */
+int al_sample_spans(const struct al_sample *s, int64_t period_ns, struct al_span out[3]);
+
 /*
  * What delayed one late wake-up (src/trace, docs/trace.md): one thing that
  * held the measured CPU between the period boundary and the wake-up.
@@ -292,6 +301,7 @@ struct al_result {
 	struct al_config cfg;
 	struct al_sysinfo sys;
 	char tool_version[32];
+	char uuid[37];              /* the document's id (al_uuid_random()); "" when none */
 	char cmdline[1024];
 	bool realtime;              /* SCHED_FIFO really applied */
 	int priority;               /* applied priority, 0 when SCHED_OTHER */
@@ -360,6 +370,15 @@ void al_period_stats_merge(struct al_period_stats *dst, const struct al_period_s
 int al_result_alloc(struct al_result *r, const struct al_config *cfg, size_t n_phases,
 		    size_t xrun_cap);
 void al_result_free(struct al_result *r);
+
+/*
+ * Hot path: account one period into st alone (no spans, windows or
+ * events), as al_result_record() does into the current phase; returns the
+ * period's largest charge (its own wake latency, or a missed period's).
+ * The monitor's statistics (src/run/monitor.c) are made with it.
+ */
+int64_t al_period_stats_record(struct al_period_stats *st, const struct al_sample *s,
+			       int64_t period_ns);
 
 /* Hot path: account one period into the current phase. */
 void al_result_record(struct al_result *r, const struct al_sample *s);

@@ -408,6 +408,7 @@ al__html_run_section(struct html_ctx *c, const struct al_report_doc *in, size_t 
 	      "longest interval between wake-ups (latencytest's total latency). Longer than the "
 	      "buffer means the card ran dry.</figcaption>\n</figure>\n",
 	      f);
+	al__html_monitor_section(c, doc);
 	fputs("<div class=\"plots\">\n<figure>\n", f);
 	al__html_plot_histogram(c, h, al_doc_real(doc, "config.period_ns", 0),
 				al_doc_real(doc, "config.buffer_ns", 0),

@@ -55,6 +55,7 @@ static const char css[] =
     ".fail{color:#c00;font-weight:600}.skip{color:#777}\n"
     ".better{color:#1a7f1a;font-weight:600}.worse{color:#c00;font-weight:600}"
     ".same{color:#555}.warnings li{color:#b26b00}code{font-size:.9em;word-break:break-all}\n"
+    ".heat td{text-align:right;font-size:.75em;padding:1px 4px}.heat th{font-size:.7em}\n"
     ".small{font-size:.85em;color:#555}footer{margin-top:3em;color:#777;font-size:.85em}\n";
 
 /*
@@ -134,6 +135,14 @@ html_write(const struct al_report_input *in, FILE *f)
 	if (rc)
 		goto out;
 	page_head(f, in, title);
+	/* groups of runs: the comparison of the groups is the page */
+	if (cmp && !strcmp(al_doc_str(cmp, "schema", ""), AL_SCHEMA_COMPARE_GROUPS)) {
+		al__html_groups_section(&c, cmp);
+		page_foot(f);
+		if (fflush(f) || ferror(f))
+			rc = -EIO;
+		goto out;
+	}
 	/* a comparison of runs; MIDI results have no section of their comparison */
 	if (cmp && !strcmp(al_doc_str(cmp, "schema", ""), AL_SCHEMA_COMPARE))
 		al__html_compare_section(f, cmp);

@@ -11,87 +11,7 @@
 
 #include "core/clock.h"
 #include "core/stats.h"
-#include "json-check.h"
 #include "report.h"
-
-/*
- * A JSON string from text that came from outside (hostnames, command
- * lines, device names): bytes that are not valid UTF-8 become '?', so one
- * odd byte never costs the whole document.
- */
-json_t *
-al_json_text(const char *s)
-{
-	json_t *j;
-	char *copy;
-	size_t i;
-
-	if (!s)
-		return json_null();
-	j = json_string(s);
-	if (j)
-		return j;
-	copy = strdup(s);
-	if (!copy)
-		return NULL;
-	for (i = 0; copy[i]; i++)
-		if ((unsigned char)copy[i] >= 0x80 || (copy[i] < 0x20 && copy[i] != '\t'))
-			copy[i] = '?';
-	j = json_string(copy);
-	free(copy);
-	return j;
-}
-
-static json_t *
-json_ns_or_null(int64_t v_ns, int64_t none)
-{
-	return v_ns == none ? json_null() : json_integer(v_ns);
-}
-
-/* NAN (not measured) is null. */
-static json_t *
-json_real_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-json_t *
-al_json_summary(const struct al_hist *h)
-{
-	struct al_summary s;
-
-	al_stats_summarize(h, &s);
-	if (!s.count)
-		return json_pack("{s:i, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:i, s:i, s:i}",
-				 "count", 0, "min", "mean", "stddev", "p50", "p90", "p99", "p999",
-				 "p9999", "max", "overflow", 0, "underflow", 0, "negative", 0);
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
-			 "count", (json_int_t)s.count, "min", (json_int_t)s.min_ns, "mean",
-			 (json_int_t)s.mean_ns, "stddev", (json_int_t)s.stddev_ns, "p50",
-			 (json_int_t)s.p50_ns, "p90", (json_int_t)s.p90_ns, "p99",
-			 (json_int_t)s.p99_ns, "p999", (json_int_t)s.p999_ns, "p9999",
-			 (json_int_t)s.p9999_ns, "max", (json_int_t)s.max_ns, "overflow",
-			 (json_int_t)h->overflow, "underflow", (json_int_t)h->underflow, "negative",
-			 (json_int_t)h->negative);
-}
-
-static void
-append_bucket(void *ud, int64_t low_ns, int64_t high_ns, uint64_t count)
-{
-	json_array_append_new(ud, json_pack("[I, I, I]", (json_int_t)low_ns, (json_int_t)high_ns,
-					    (json_int_t)count));
-}
-
-json_t *
-al_json_histogram(const struct al_hist *h)
-{
-	json_t *buckets = json_array();
-
-	al_hist_foreach(h, append_bucket, buckets);
-	return json_pack("{s:I, s:I, s:I, s:I, s:o}", "count", (json_int_t)h->count, "overflow",
-			 (json_int_t)h->overflow, "underflow", (json_int_t)h->underflow, "negative",
-			 (json_int_t)h->negative, "buckets", buckets);
-}
 
 static json_t *
 stats_json(const struct al_result *r, const struct al_period_stats *st)
@@ -108,16 +28,16 @@ stats_json(const struct al_result *r, const struct al_period_stats *st)
 	if (!o)
 		return NULL;
 	json_object_set_new(o, "max_latency_pct_of_buffer",
-			    json_real_or_null(al_stats_max_latency_pct(st, r->buffer_ns)));
+			    al_json_real_or_null(al_stats_max_latency_pct(st, r->buffer_ns)));
 	json_object_set_new(o, "max_interval_pct_of_buffer",
-			    json_real_or_null(al_stats_max_interval_pct(st, r->buffer_ns)));
-	json_object_set_new(o, "within_1ms_pct", json_real_or_null(al_stats_within_pct(st, 1)));
-	json_object_set_new(o, "within_2ms_pct", json_real_or_null(al_stats_within_pct(st, 2)));
+			    al_json_real_or_null(al_stats_max_interval_pct(st, r->buffer_ns)));
+	json_object_set_new(o, "within_1ms_pct", al_json_real_or_null(al_stats_within_pct(st, 1)));
+	json_object_set_new(o, "within_2ms_pct", al_json_real_or_null(al_stats_within_pct(st, 2)));
 	json_object_set_new(o, "within_1ms_pct_per_wakeup",
-			    json_real_or_null(al_stats_within_pct_per_wakeup(st, 1)));
+			    al_json_real_or_null(al_stats_within_pct_per_wakeup(st, 1)));
 	json_object_set_new(o, "within_2ms_pct_per_wakeup",
-			    json_real_or_null(al_stats_within_pct_per_wakeup(st, 2)));
-	json_object_set_new(o, "min_margin_ns", json_ns_or_null(st->min_margin_ns, INT64_MAX));
+			    al_json_real_or_null(al_stats_within_pct_per_wakeup(st, 2)));
+	json_object_set_new(o, "min_margin_ns", al_json_int_or_null(st->min_margin_ns, INT64_MAX));
 	json_object_set_new(o, "histogram",
 			    json_pack("{s:o, s:o, s:o}", "wake_latency_ns",
 				      al_json_histogram(&st->wake_ns), "wake_latency_per_wakeup_ns",
@@ -142,24 +62,10 @@ config_json(const struct al_result *r)
 			 c->affinity_cpu < 0 ? json_null() : json_integer(c->affinity_cpu),
 			 "duration_ns", (json_int_t)c->duration_ns, "dma_latency_us",
 			 c->dma_latency_us < 0 ? json_null() : json_integer(c->dma_latency_us),
-			 "max_latency_ns", json_ns_or_null(c->max_latency_ns, 0), "fail_on_xrun",
+			 "max_latency_ns", al_json_int_or_null(c->max_latency_ns, 0), "fail_on_xrun",
 			 c->fail_on_xrun, "load", al_json_text(c->load_spec[0] ? c->load_spec : NULL),
-			 "window_ns", json_ns_or_null(c->window_ns, 0), "label",
+			 "window_ns", al_json_int_or_null(c->window_ns, 0), "label",
 			 al_json_text(c->label[0] ? c->label : NULL));
-}
-
-static json_t *
-system_json(const struct al_result *r)
-{
-	const struct al_sysinfo *s = &r->sys;
-
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:o}", "sysname",
-			 al_json_text(s->sysname), "hostname", al_json_text(s->nodename), "kernel_release",
-			 al_json_text(s->release), "kernel_version", al_json_text(s->version), "machine",
-			 al_json_text(s->machine), "preempt", al_json_text(s->preempt), "preempt_source",
-			 al_json_text(s->preempt_source), "cpu_model", al_json_text(s->cpu_model), "cpus",
-			 s->cpus, "clocksource", al_json_text(s->clocksource), "checks",
-			 r->n_checks ? al_json_checks(r->checks, r->n_checks) : json_null());
 }
 
 static json_t *
@@ -236,9 +142,9 @@ stream_config_json(json_t *o, const struct al_result *r)
 	json_object_set_new(o, "tone_hz", c->tone_hz ? json_integer(c->tone_hz) : json_null());
 	json_object_set_new(o, "channels", c->channels ? json_integer(c->channels) : json_null());
 	json_object_set_new(o, "format", al_json_text(c->format[0] ? c->format : NULL));
-	json_object_set_new(o, "requested_rate", json_ns_or_null(c->req_rate_hz, 0));
-	json_object_set_new(o, "requested_period_frames", json_ns_or_null(c->req_period_frames, 0));
-	json_object_set_new(o, "requested_periods", json_ns_or_null(c->req_periods, 0));
+	json_object_set_new(o, "requested_rate", al_json_int_or_null(c->req_rate_hz, 0));
+	json_object_set_new(o, "requested_period_frames", al_json_int_or_null(c->req_period_frames, 0));
+	json_object_set_new(o, "requested_periods", al_json_int_or_null(c->req_periods, 0));
 	json_object_set_new(o, "blame", c->blame ? json_boolean(c->blame > 0) : json_null());
 }
 
@@ -293,8 +199,8 @@ spikes_json(const struct al_result *r)
 		json_array_append_new(
 			arr, json_pack("{s:I, s:I, s:o, s:o, s:b, s:o}", "t_ns", (json_int_t)s->t_ns,
 				       "latency_ns", (json_int_t)s->latency_ns, "woken_ns",
-				       json_ns_or_null(s->woken_ns, -1), "switched_in_ns",
-				       json_ns_or_null(s->switched_in_ns, -1), "truncated",
+				       al_json_int_or_null(s->woken_ns, -1), "switched_in_ns",
+				       al_json_int_or_null(s->switched_in_ns, -1), "truncated",
 				       s->truncated, "causes", causes));
 	}
 	return arr;
@@ -307,7 +213,7 @@ cause_json(const struct al_graph_cause *c)
 	return json_pack("{s:i, s:o, s:s, s:o, s:I, s:b, s:b, s:b}", "id", (int)c->id, "name",
 			 al_json_text(c->name),
 			 "state", c->driver ? "late-start" : al_node_status_name(c->status),
-			 "wait_ns", json_ns_or_null(c->wait_ns, -1), "busy_ns", (json_int_t)c->busy_ns,
+			 "wait_ns", al_json_int_or_null(c->wait_ns, -1), "busy_ns", (json_int_t)c->busy_ns,
 			 "busy_at_least", c->busy_open, "self", c->self, "driver", c->driver);
 }
 
@@ -325,7 +231,7 @@ late_json(const struct al_late_cycle *lc)
 		json_array_append_new(kind, json_string("late-start"));
 	return json_pack("{s:I, s:I, s:I, s:o, s:I, s:o, s:i, s:o, s:I}", "t_ns",
 			 (json_int_t)lc->start_ns, "due_ns", (json_int_t)lc->due_ns, "quantum_ns",
-			 (json_int_t)lc->quantum_ns, "end_ns", json_ns_or_null(lc->end_ns, 0),
+			 (json_int_t)lc->quantum_ns, "end_ns", al_json_int_or_null(lc->end_ns, 0),
 			 "late_ns", (json_int_t)lc->late_ns, "kind", kind, "driver_xruns",
 			 (int)lc->driver_xruns, "causes", causes, "causes_found",
 			 (json_int_t)lc->n_blamed);
@@ -480,7 +386,7 @@ al_report_json(const struct al_result *r)
 			 "s:o, s:o, s:o, s:I, s:o, s:o}",
 			 "schema", AL_SCHEMA_RUN, "tool_version", r->tool_version, "cmdline",
 			 al_json_text(r->cmdline), "label", al_json_text(r->cfg.label[0] ? r->cfg.label : NULL),
-			 "config", config_json(r), "system", system_json(r),
+			 "config", config_json(r), "system", al_doc_system(&r->sys, r->checks, r->n_checks),
 			 "realtime", r->realtime, "priority", r->priority, "memory_locked",
 			 r->memory_locked, "dma_latency_us",
 			 r->dma_latency_us < 0 ? json_null() : json_integer(r->dma_latency_us),
@@ -492,10 +398,11 @@ al_report_json(const struct al_result *r)
 			 "timeseries", timeseries_json(r));
 	stream_config_json(json_object_get(root, "config"), r);
 	json_object_set_new(json_object_get(root, "config"), "max_interval_ns",
-			    json_ns_or_null(r->cfg.max_interval_ns, 0));
+			    al_json_int_or_null(r->cfg.max_interval_ns, 0));
 	json_object_set_new(root, "backend", backend_json(r));
 	json_object_set_new(root, "spikes", spikes_json(r));
 	json_object_set_new(root, "spikes_dropped", json_integer((json_int_t)r->spikes_dropped));
+	json_object_set_new(root, "uuid", r->uuid[0] ? json_string(r->uuid) : json_null());
 	json_object_set_new(root, "trace_threshold_ns",
 			    r->trace_threshold_ns ? json_integer(r->trace_threshold_ns) : json_null());
 	segments_json(root, r);
@@ -510,9 +417,7 @@ json_write(const struct al_report_input *in, FILE *f)
 
 	if (!doc)
 		return -EINVAL;
-	if (json_dumpf(doc, f, JSON_INDENT(2)) || fputc('\n', f) == EOF)
-		return ferror(f) ? -EIO : -ENOMEM;
-	return ferror(f) ? -EIO : 0;
+	return al_doc_fwrite(f, doc, 0);
 }
 
 const struct al_reporter al_reporter_json = {

@@ -13,6 +13,8 @@
 #include "core/clock.h"
 #include "core/rt.h"
 #include "core/sysinfo.h"
+#include "core/url.h"
+#include "load/phases.h"
 #include "busy.h"
 #include "spikes.h"
 #include "run.h"
@@ -92,6 +94,8 @@ period_record(void *ctx, const struct al_wake *w, int64_t work_start_ns, int64_t
 	if (atomic_load_explicit(&c->stop, memory_order_relaxed))
 		return;
 	al_result_record(c->r, &s);
+	if (c->o->tap)
+		c->o->tap(c->o->hook_ud, &s, c->r);
 	al_spikes_mark(&c->spikes, w->boundary_ns, w->wake_ns);
 	c->prev_wake_ns = w->wake_ns;
 }
@@ -225,52 +229,34 @@ start_audio_thread(struct run_ctx *c, pthread_t *thread)
 	return rc;
 }
 
-/*
- * Sleep until t_ns, drawing the status line and polling the phase's loads
- * on the way. Returns false when the run must end (stop requested, or the
- * audio thread left its loop).
- */
-static bool
-run_until(struct run_ctx *c, int64_t t_ns, struct al_load_set *loads, struct al_phase *ph,
-	  int64_t *next_status_ns)
+/* The controller's tick: the audio thread left its loop (a stream that died) ends the run. */
+static int
+control_tick(void *ud, int64_t now_ns)
 {
-	const struct al_run_opts *o = c->o;
-	struct al_result *r = c->r;
-	int64_t now_ns, wake_ns, next_poll_ns = 0;
-	char err[AL_WARN_LEN];
+	struct run_ctx *c = ud;
 
-	for (;;) {
-		now_ns = al_clock_now_ns();
-		if (o->stop_requested && *o->stop_requested) {
-			r->interrupted = true;
-			return false;
-		}
-		if (atomic_load(&c->finished))
-			return false;
-		al_spikes_service(&c->spikes, r);
-		if (now_ns >= t_ns)
-			return true;
-		if (o->status && now_ns >= *next_status_ns) {
-			o->status(o->status_ud, r, now_ns - r->start_mono_ns);
-			*next_status_ns = now_ns + o->status_interval_ns;
-		}
-		if (loads && now_ns >= next_poll_ns) {
-			/* a load that died is named in the phase; the others go on */
-			if (al_load_phase_poll(loads, err, sizeof(err)) < 0 && !ph->error[0])
-				snprintf(ph->error, sizeof(ph->error), "%s", err);
-			next_poll_ns = now_ns + LOAD_POLL_NS;
-		}
-		wake_ns = t_ns;
-		if (o->status && *next_status_ns < wake_ns)
-			wake_ns = *next_status_ns;
-		if (loads && next_poll_ns < wake_ns)
-			wake_ns = next_poll_ns;
-		/* notice soon when the audio thread left its loop (a stream that died) */
-		if (wake_ns > now_ns + FINISHED_POLL_NS)
-			wake_ns = now_ns + FINISHED_POLL_NS;
-		/* a signal ends the sleep early: the flags are checked again */
-		al_clock_sleep_until_ns(wake_ns);
-	}
+	if (atomic_load(&c->finished))
+		return -EIO;
+	al_spikes_service(&c->spikes, c->r);
+	if (c->o->tick)
+		c->o->tick(c->o->hook_ud, c->r, now_ns);
+	return 0;
+}
+
+static void
+control_status(void *ud, int64_t now_ns)
+{
+	struct run_ctx *c = ud;
+
+	c->o->status(c->o->status_ud, c->r, now_ns - c->r->start_mono_ns);
+}
+
+static void
+control_phase(void *ud, size_t i)
+{
+	struct run_ctx *c = ud;
+
+	atomic_store(&c->r->live.phase, (int)i);
 }
 
 /* The controller: phases and their loads, status, the end of the run. Not real-time. */
@@ -279,11 +265,14 @@ control(struct run_ctx *c)
 {
 	const struct al_run_opts *o = c->o;
 	struct al_result *r = c->r;
-	int64_t end_ns, phase_end_ns, next_status_ns, now_ns;
-	struct al_load_set *loads;
-	char err[AL_WARN_LEN];
-	bool go_on = true;
-	size_t i;
+	struct al_phase_driver d = {
+		.spec = o->phases, .n_spec = o->n_phases, .load_opts = o->load_opts,
+		.stop_requested = o->stop_requested,
+		.tick = control_tick, .tick_ns = FINISHED_POLL_NS, .poll_ns = LOAD_POLL_NS,
+		.status = o->status ? control_status : NULL, .status_ns = o->status_interval_ns,
+		.phase_begin = control_phase, .ud = c, .phases = r->phases,
+	};
+	int64_t now_ns;
 
 	while (!atomic_load(&c->ready))
 		al_clock_sleep_until_ns(al_clock_now_ns() + AL_NS_PER_MS);
@@ -295,43 +284,17 @@ control(struct run_ctx *c)
 	/* started_at is the stream start, where every t_ns of the result counts from */
 	now_ns = al_clock_now_ns();
 	r->started_at_ns = al_clock_realtime_ns() - (now_ns - r->start_mono_ns);
-	end_ns = r->start_mono_ns + r->cfg.duration_ns;
-	next_status_ns = r->start_mono_ns;
-	for (i = 0; i < r->n_phases && go_on; i++) {
-		struct al_phase *ph = &r->phases[i];
-
-		/* the phase begins when its loads begin to start (their fork storm is theirs) */
-		ph->start_ns = al_clock_now_ns() - r->start_mono_ns;
-		atomic_store(&r->live.phase, (int)i);
-		loads = NULL;
-		if (o->n_phases && al_load_phase_start(&o->phases[i], o->load_opts, &loads, err,
-						       sizeof(err)) < 0) {
-			/* what was asked, as audiolat load records it */
-			snprintf(ph->error, sizeof(ph->error), "%s", err);
-			al_load_phase_describe(&o->phases[i], o->load_opts, ph->load,
-					       sizeof(ph->load));
-			loads = NULL;
-		}
-		now_ns = al_clock_now_ns();
-		/*
-		 * Every phase gets its full time from when its loads started:
-		 * stopping the previous loads (reaping hundreds of hackbench
-		 * workers can take a while) shifts the schedule, never shortens
-		 * a phase.
-		 */
-		phase_end_ns = o->n_phases ? now_ns + o->phases[i].duration_ns : end_ns;
-		go_on = run_until(c, phase_end_ns, loads, ph, &next_status_ns);
-		if (o->n_phases && al_load_phase_stop(loads, ph) < 0 && !ph->error[0])
-			snprintf(ph->error, sizeof(ph->error), "a load failed");
-		ph->end_ns = al_clock_now_ns() - r->start_mono_ns;
-	}
+	d.origin_ns = r->start_mono_ns;
+	d.end_ns = r->start_mono_ns + r->cfg.duration_ns;
+	al_phase_driver_run(&d);
+	r->interrupted = d.interrupted;
 	/* an interrupted run keeps the phases it reached */
-	r->n_phases = i;
+	r->n_phases = d.n_done;
 	/* the end of the run: nothing after it is recorded (period_record) */
 	atomic_store(&c->stop, true);
 	r->duration_ns = al_clock_now_ns() - r->start_mono_ns;
-	if (i)
-		r->phases[i - 1].end_ns = r->duration_ns;
+	if (d.n_done)
+		r->phases[d.n_done - 1].end_ns = r->duration_ns;
 }
 
 int
@@ -344,13 +307,17 @@ al_run(const struct al_run_opts *o, struct al_result *r)
 	int rc;
 
 	memset(r, 0, sizeof(*r));
-	c.ops = al_backend_find(cfg->backend);
+	c.ops = o->backend ? o->backend : al_backend_find(cfg->backend);
 	if (!c.ops)
 		return -ENOENT;
 	c.callback = c.ops->start_cb != NULL;
 	if (c.ops->unavailable)
 		return -ENOTSUP;
-	rc = c.ops->probe(cfg);
+	/* what the backend cannot do by its caps, and what none does */
+	if (al_backend_refuses(c.ops, cfg) || (cfg->capture && (cfg->duplex || cfg->tone_hz)) ||
+	    (cfg->device[0] && !al_backend_can(c.ops, AL_CAP_DEVICE)))
+		return -EINVAL;
+	rc = c.ops->probe ? c.ops->probe(cfg) : 0;
 	if (rc)
 		return rc;
 
@@ -362,6 +329,8 @@ al_run(const struct al_run_opts *o, struct al_result *r)
 	for (size_t i = 0; i < o->n_phases; i++)
 		snprintf(r->phases[i].name, sizeof(r->phases[i].name), "%s", o->phases[i].name);
 	snprintf(r->tool_version, sizeof(r->tool_version), "%s", AL_VERSION);
+	if (al_uuid_random(r->uuid))
+		r->uuid[0] = '\0'; /* the store makes one of the document's bytes */
 	al_sysinfo_read("/", &r->sys);
 	r->started_at_ns = al_clock_realtime_ns();
 	c.priv = calloc(1, c.ops->priv_size ? c.ops->priv_size : 1);

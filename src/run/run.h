@@ -13,8 +13,12 @@
 #include "core/result.h"
 #include "load/load.h"
 
+struct al_backend_ops;
+
 struct al_run_opts {
 	struct al_config cfg;
+	/* the backend, resolved by the caller; NULL: found by cfg.backend's name */
+	const struct al_backend_ops *backend;
 	/* set asynchronously (a signal handler) to end the run early */
 	volatile sig_atomic_t *stop_requested;
 	/* called from the controlling thread about every status_interval_ns */
@@ -37,7 +41,20 @@ struct al_run_opts {
 	 */
 	bool trace;
 	int64_t trace_threshold_ns;  /* 0: half the buffer */
+	/*
+	 * audiolat monitor's hooks (src/run/monitor.c); NULL: none. tap runs
+	 * on the audio thread after each period was recorded into the result
+	 * (the hot path: arithmetic and lock-free writes only); tick on the
+	 * controlling thread at every turn of its loop (at least every 50 ms),
+	 * where it may block briefly, write files and run commands.
+	 */
+	void (*tap)(void *ud, const struct al_sample *s, const struct al_result *r);
+	void (*tick)(void *ud, struct al_result *r, int64_t now_ns);
+	void *hook_ud;
 };
+
+/* cfg.duration_ns for a run that lasts until it is stopped (about 100 years) */
+#define AL_RUN_FOREVER_NS (100LL * 365 * 24 * 3600 * 1000000000LL)
 
 /*
  * Run one measurement into r (which al_run allocates; free it with

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The Prometheus exposition (src/report/prom.c): a cumulative histogram
+ * whose +Inf bucket is _count, escaped labels, and a file a reader never
+ * sees half-written while it is rewritten 1000 times.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/select.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "core/clock.h"
+#include "report/prom.h"
+
+static void
+test_text(void **state)
+{
+	struct al_mw_totals t = { 0 };
+	struct al_mw w;
+	struct al_prom_input in = { .backend = "alsa", .device = "hw:\"0\"\\x", .period_frames = 64,
+				    .t = &t, .last_short = &w };
+	char *text, *line, *save;
+	unsigned long long prev = 0, inf = 0, count = 0, v;
+	int buckets = 0;
+
+	(void)state;
+	t.wake_buckets[0] = 5;
+	t.wake_buckets[3] = 7;
+	t.wake_buckets[AL_MW_BOUNDS] = 2; /* above 10 s */
+	t.wake_sum_ns = 1500 * AL_NS_PER_MS;
+	t.xruns = 3;
+	al_mw_init(&w, 0, 60 * AL_NS_PER_SEC);
+	al_mw_add(&w, 2500 * AL_NS_PER_US);
+	text = al_prom_text(&in);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "device=\"hw:\\\"0\\\"\\\\x\""));
+	assert_non_null(strstr(text, "# TYPE audiolat_wake_latency_seconds histogram\n"));
+	assert_non_null(strstr(text, "audiolat_xruns_total{backend=\"alsa\","));
+	assert_non_null(strstr(text, "} 3\n"));
+	assert_non_null(strstr(text, "audiolat_wake_latency_seconds_sum{backend=\"alsa\",device="
+				     "\"hw:\\\"0\\\"\\\\x\",period=\"64\"} 1.500000000\n"));
+	assert_non_null(strstr(text, "audiolat_window_wake_latency_max_seconds{backend=\"alsa\","
+				     "device=\"hw:\\\"0\\\"\\\\x\",period=\"64\"} 0.002500000\n"));
+	/* no long window yet: absent, not 0 */
+	assert_null(strstr(text, "audiolat_long_window"));
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *sp = strrchr(line, ' ');
+
+		if (strncmp(line, "audiolat_wake_latency_seconds_", 30))
+			continue;
+		v = strtoull(sp + 1, NULL, 10);
+		if (!strncmp(line, "audiolat_wake_latency_seconds_bucket", 36)) {
+			assert_true(v >= prev); /* cumulative */
+			prev = v;
+			buckets++;
+			if (strstr(line, "le=\"+Inf\""))
+				inf = v;
+		} else if (!strncmp(line, "audiolat_wake_latency_seconds_count", 35)) {
+			count = v;
+		}
+	}
+	assert_int_equal(buckets, AL_MW_BUCKETS);
+	assert_int_equal(inf, 14);
+	assert_int_equal(count, inf);
+	free(text);
+}
+
+/* Two whole contents, of very different sizes: a reader must only ever see one of them. */
+static void
+test_atomic_rewrites(void **state)
+{
+	char dir[] = "/tmp/audiolat-prom.XXXXXX", path[512], *a, *b, *buf;
+	size_t big = 256 * 1024, i;
+	int stop[2], res[2], status, rc;
+	long reads = 0, bad = 0;
+	pid_t pid;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/audiolat.prom", dir);
+	a = malloc(big + 64);
+	b = malloc(64);
+	buf = malloc(2 * big);
+	assert_true(a && b && buf);
+	for (i = 0; i < big; i++)
+		a[i] = (char)('a' + i % 26);
+	strcpy(a + big, "\n# the end of A\n");
+	strcpy(b, "x 1\n# the end of B\n");
+	assert_int_equal(al_prom_write_file(path, b), 0);
+	assert_int_equal(pipe(stop), 0);
+	assert_int_equal(pipe(res), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char c;
+
+		close(stop[1]);
+		/* read until the parent closes the pipe, checking each whole read */
+		for (;;) {
+			FILE *f = fopen(path, "r");
+			size_t n;
+
+			if (f) {
+				n = fread(buf, 1, 2 * big - 1, f);
+				fclose(f);
+				buf[n] = '\0';
+				reads++;
+				if (strcmp(buf, a) && strcmp(buf, b))
+					bad++;
+			} else {
+				bad++;
+			}
+			struct timeval tv = { 0, 0 };
+			fd_set fs;
+
+			FD_ZERO(&fs);
+			FD_SET(stop[0], &fs);
+			if (select(stop[0] + 1, &fs, NULL, NULL, &tv) > 0 && read(stop[0], &c, 1) <= 0)
+				break;
+		}
+		long out[2] = { reads, bad };
+
+		rc = write(res[1], out, sizeof(out)) == sizeof(out) ? 0 : 1;
+		_exit(rc);
+	}
+	close(stop[0]);
+	for (i = 0; i < 1000; i++)
+		assert_int_equal(al_prom_write_file(path, i % 2 ? a : b), 0);
+	close(stop[1]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	long out[2];
+
+	assert_int_equal(read(res[0], out, sizeof(out)), (ssize_t)sizeof(out));
+	printf("# %ld reads during 1000 rewrites, %ld not a whole file\n", out[0], out[1]);
+	assert_true(out[0] > 0);
+	assert_int_equal(out[1], 0);
+	/* nothing left beside it */
+	unlink(path);
+	assert_int_equal(rmdir(dir), 0);
+	free(a);
+	free(b);
+	free(buf);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_atomic_rewrites),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
