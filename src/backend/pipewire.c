@@ -1264,6 +1264,7 @@ const struct al_backend_ops al_backend_pipewire = {
 		   "made each cycle late (--blame)",
 	.caps = AL_CAP_CAPTURE | AL_CAP_DUPLEX | AL_CAP_TONE | AL_CAP_NEAREST | AL_CAP_DEVICE |
 		AL_CAP_CALLBACK | AL_CAP_BLAME,
+	.server_env = "PIPEWIRE_REMOTE",
 	.priv_size = sizeof(struct pwb),
 	.probe = pw_probe,
 	.open = pw_open,

@@ -116,7 +116,11 @@ measure_loop(struct run_ctx *c)
 {
 	const struct al_backend_ops *ops = c->ops;
 	int64_t t0_ns, t1_ns;
-	struct al_write_info wi;
+	/*
+	 * zeroed once: what a wait/write backend does not set stays 0
+	 * (period_frames, rate_hz, clock_valid: the period is the one it opened)
+	 */
+	struct al_write_info wi = { 0 };
 	struct al_wake w;
 	int rc;
 

@@ -46,9 +46,10 @@ t_json "late cycles seen with the filter as a cause: at least half its slow ones
 	--argjson n "${slow:-0}" '[.graph.late_cycles[] | select(any(.causes[]; .name == "slowfilter"))] | length >= $n / 2' "$J"
 t_json "those are overruns, and name the slow filter and no other node" \
 	'[.graph.late_cycles[] | select(any(.causes[]; .name == "slowfilter"))] |
-	 all((.kind | index("overrun")) and ([.causes[] | select(.driver | not) | .name] == ["slowfilter"]))' "$J" ||
-	jq -c '.graph.late_cycles[] | select(any(.causes[]; .name == "slowfilter")) |
-		select([.causes[] | .name] != ["slowfilter"]) | "# \(.)"' "$J" 2>/dev/null | head -n 5
+	 all((.kind | index("overrun")) and ([.causes[] | select(.driver | not) | .name] == ["slowfilter"]))' "$J"
+jq -r '.graph.late_cycles[] | select(any(.causes[]; .name == "slowfilter")) |
+	select([.causes[] | select(.driver | not) | .name] != ["slowfilter"]) |
+	"# named with another: \(.t_ns) ns \(.kind) \([.causes[] | [.name, .state, .wait_ns, .busy_ns]])"' "$J" 2>/dev/null | head -n 5
 jq -r '.graph.late_cycles[] | select(all(.causes[]; .name != "slowfilter")) |
 	"# another late cycle (not the filter): \(.t_ns) ns \(.kind) \([.causes[] | .name])"' "$J" 2>/dev/null
 t_json "its BUSY in them is what it spent, within 20 %" --argjson s "${slow_mean_ns:-0}" \

@@ -28,6 +28,9 @@ t_exit 4 "no PipeWire running: exit 4" env -u PIPEWIRE_REMOTE XDG_RUNTIME_DIR="$
 t_result "$([ "$(wc -l <"$ERR")" -eq 1 ] && echo 0 || echo 1)" "... with one line"
 t_grep "$ERR" "^audiolat run: pipewire: PipeWire server 'pipewire-0': not running" \
 	"... which says the server is not running"
+t_exit 0 "no PipeWire running: audiolat devices -b pipewire still exits 0" env -u PIPEWIRE_REMOTE \
+	XDG_RUNTIME_DIR="$T_TMP/nopw" PIPEWIRE_RUNTIME_DIR="$T_TMP/nopw" "$AUDIOLAT" devices -b pipewire
+t_grep "$OUT" "^  no PIPEWIRE server running \(PIPEWIRE_REMOTE=unset\)" "... and says there is no server"
 
 t_exit 2 "--blame with another backend: a usage error" "$AUDIOLAT" run -b sim --blame -d 1s --no-db
 t_grep "$ERR" "--blame: not with the sim backend" "... which says so"
@@ -41,7 +44,7 @@ t_json "linked to the default sink, the null sink" '.config.device == "null-sink
 t_json "the periods match the run's length (90..102 %)" \
 	'(.duration_ns / .config.period_ns) as $n | .total.periods >= 0.9 * $n and .total.periods <= 1.02 * $n + 2' "$J"
 t_json "every boundary is the driver's clock.nsec (none estimated)" \
-	'.backend.boundaries.total >= .total.periods and .backend.boundaries.total <= .total.periods + 5 and .backend.boundaries.estimated == 0' "$J"
+	'.backend.boundaries.total >= .total.wakeups and .backend.boundaries.estimated == 0' "$J"
 t_json "wake latency is above zero, the least within a period" \
 	'.total.wake_latency_ns.min > 0 and .total.wake_latency_ns.min < 5333333' "$J"
 t_json "median interval is one period (within 10 %)" \
@@ -90,8 +93,11 @@ t_json "the stretches' periods add up to the run's" \
 	'.segments[0].periods + .segments[1].periods == .total.periods' "$J"
 t_json "each stretch's intervals are its own period (median within 10 %)" \
 	'.segments | (.[0].interval_ns.p50 - 5333333 | fabs) < 533333 and (.[1].interval_ns.p50 - 10666666 | fabs) < 1066666' "$J"
-t_json "the change is no xrun and no missed period" \
-	'.period_changes[0].t_ns as $t | [.xrun_events[] | select(.t_ns > $t - 50000000 and .t_ns < $t + 50000000)] | length == 0' "$J"
+# (a change taken for a stall would be an event at its very boundary; a
+# loaded machine's own xruns elsewhere are listed, not judged)
+t_json "the change is not taken for an xrun (none within two periods of it)" \
+	'.period_changes[0].t_ns as $t | [.xrun_events[] | select(.t_ns > $t - 21333333 and .t_ns < $t + 21333333)] | length == 0' "$J"
+jq -r '[.xrun_events[] | [.t_ns, .duration_ns, .source]] | select(length > 0) | "# xruns of the quantum run: \(.)"' "$J" 2>/dev/null
 
 # --- the server stopped for 200 ms (its driver held up): the driver catches
 # up with late cycles back to back, each at its own clock.nsec; one event
