@@ -113,7 +113,7 @@ for name in $targets; do
             extra=$src/src/trace/analyze.c
             ;;
         store-doc)
-            extra="$src/src/store/store-doc.c $src/src/store/store.c -ljansson -lsqlite3"
+            extra="$src/src/store/store-doc.c $src/src/store/store.c $src/src/store/store-nopg.c -ljansson -lsqlite3"
             ;;
         report)
             # every file of src/report (the glob expands where $extra is used)
