@@ -220,4 +220,19 @@ t_exit 0 "the next push" "$A" push --db "$L2" --to "$URL"
 t_grep "$OUT" "^pushed $((400 - n1)) results to .* \\($n1 already there\\)\$" "it sends the rest"
 t_true "400 rows after it" test "$(count_kill)" -eq 400
 
+# --- the readers of the store on PostgreSQL: compare and report by id, export --format
+t_exit 0 "history --json of the pushed runs" "$A" history --db "$URL" --label 'push1?' --json -
+ids=$(jq -r '[.results[].id] | .[0:2] | join(" ")' "$OUT")
+# shellcheck disable=SC2086
+t_exit 0 "compare --db URL ID ID" "$A" compare --db "$URL" $ids --json "$T_TMP/pgcmp.json" -q
+t_json "a comparison of the two" '.schema == "audiolat.compare/1"' "$T_TMP/pgcmp.json"
+# shellcheck disable=SC2086
+t_exit 0 "report --db URL ID" "$A" report --db "$URL" $ids -o "$T_TMP/pg.html"
+t_grep "$T_TMP/pg.html" 'push1' "the page has the runs' labels"
+# shellcheck disable=SC2086
+t_exit 0 "export --format kcidb --db URL ID" "$A" export --db "$URL" --format kcidb $ids
+t_json "20 KCIDB tests" '(.tests | length) == 20' "$OUT"
+t_exit 0 "compare --db URL --group-by label over the push* runs' database" "$A" compare --db "$L" --group-by label --json -
+t_json "300 groups of one run: not enough runs" '(.groups | length) == 300 and all(.verdicts[]; .verdict == "not enough runs")' "$OUT"
+
 t_done
