@@ -3,7 +3,7 @@
 BUILD ?= build
 AUDIOLAT = $(BUILD)/src/cli/audiolat
 
-.PHONY: all deps build run test test-kernel bench fuzz clean
+.PHONY: all deps build run test test-kernel mutants bench fuzz clean
 
 all: build
 
@@ -27,6 +27,12 @@ test: build
 # only the kernel tests: real ALSA drivers in a qemu guest (docs/kernel-tests.md)
 test-kernel: build
 	scripts/check $(BUILD) --suite kernel
+
+# planted faults (docs/testing.md): each of tests/mutants/faults in turn, in a
+# copy of the tree (build-mutants/), against the tests that cover it; not part
+# of `make test`. MUTANTS="NAME..." runs only those.
+mutants: deps
+	scripts/mutants $(MUTANTS)
 
 # every libFuzzer target for FUZZ_SECONDS each (make test runs them for 5 s)
 FUZZ_SECONDS ?= 60

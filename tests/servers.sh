@@ -13,6 +13,14 @@
 #	                                     an ALSA config (ALSA_CONFIG_PATH) whose pcm.PCM
 #	                                     is a JACK client playing to (recording from) them
 #	srv_name PREFIX                      a unique server name: PREFIX-<pid>
+#	start_postgres                       a PostgreSQL cluster (initdb) in $T_TMP/pg,
+#	                                     Unix socket only, scram-sha-256 passwords; sets
+#	                                     PG_HOST (the socket directory), PG_PORT, PG_BIN,
+#	                                     PG_SUPER_URL (the superuser, password in the URL)
+#	stop_postgres                        pg_ctl stop (fast), then a kill if it hangs
+#	crash_postgres                       an immediate shutdown (SIGQUIT: no checkpoint)
+#	restart_postgres                     start it again on the same cluster
+#	pg_sql SQL...                        psql as the superuser on database $PG_DB (postgres)
 #
 # Nothing survives the test: the EXIT trap (which keeps lib.sh's) stops what
 # was started, INT/TERM/HUP end the script through it, and every server runs
@@ -25,6 +33,8 @@ SRV_JACKD_PID=
 SRV_JACKD_NAME=
 SRV_JACKD_CRASHED=
 SRV_PW_PIDS=()
+SRV_PG_PID=
+SRV_PG_AS=()
 SRV_WHY=
 
 # keep lib.sh's EXIT trap and run ours first
@@ -40,6 +50,7 @@ srv_name() {
 }
 
 srv_stop_all() {
+	stop_postgres
 	stop_pipewire
 	stop_jackd
 }
@@ -263,4 +274,98 @@ jack_alsa_conf() {
 		echo "}"
 	} >"$conf"
 	export ALSA_CONFIG_PATH="$conf"
+}
+
+# --- PostgreSQL: Debian's server binaries, a cluster of our own in $T_TMP/pg
+
+PG_SUPER_PASSWORD=audiolat-test-superuser
+
+start_postgres() {
+	local dir i
+	PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+	[ -n "$PG_BIN" ] && [ -x "$PG_BIN/initdb" ] ||
+		{ srv_fail "PostgreSQL's initdb not installed (postgresql)"; return 1; }
+	[ -z "$SRV_PG_PID" ] || stop_postgres
+	dir="$T_TMP/pg"
+	mkdir -p "$dir"
+	# initdb and the server refuse to run as root: as the postgres user (the
+	# Debian package's), who needs to reach $T_TMP/pg (search, not read)
+	SRV_PG_AS=()
+	if [ "$(id -u)" -eq 0 ]; then
+		id postgres >/dev/null 2>&1 || { srv_fail "no postgres user to run the server as"; return 1; }
+		SRV_PG_AS=(setpriv --reuid=postgres --regid=postgres --init-groups)
+		chown postgres: "$dir"
+		chmod 711 "$T_TMP"
+	fi
+	echo "$PG_SUPER_PASSWORD" >"$dir/pwfile"
+	chmod 644 "$dir/pwfile"
+	if ! "${SRV_PG_AS[@]}" "$PG_BIN/initdb" -D "$dir/data" -U postgres --pwfile="$dir/pwfile" \
+		-A scram-sha-256 -E UTF8 --locale=C --no-sync >"$dir/initdb.log" 2>&1; then
+		srv_fail "initdb failed" "$dir/initdb.log"
+		return 1
+	fi
+	rm -f "$dir/pwfile"
+	PG_HOST=$dir
+	PG_PORT=5432
+	srv_pg_launch || return 1
+	PG_SUPER_URL="postgresql://postgres:$PG_SUPER_PASSWORD@/postgres?host=$dir&port=$PG_PORT"
+	PG_DB=postgres
+	export PG_HOST PG_PORT PG_BIN PG_SUPER_URL
+	return 0
+}
+
+# the server on the cluster start_postgres made; ready when pg_isready says so
+srv_pg_launch() {
+	local dir=$T_TMP/pg i
+	# no TCP: the socket in $T_TMP/pg; fsync off (a test cluster)
+	"${SRV_PG_AS[@]}" setpriv --pdeathsig TERM "$PG_BIN/postgres" -D "$dir/data" -k "$dir" \
+		-p "$PG_PORT" -c listen_addresses= -c fsync=off -c synchronous_commit=off \
+		-c full_page_writes=off -c max_connections=40 >>"$dir/server.log" 2>&1 &
+	SRV_PG_PID=$!
+	for i in $(seq 300); do
+		if ! kill -0 "$SRV_PG_PID" 2>/dev/null; then
+			wait "$SRV_PG_PID" 2>/dev/null
+			SRV_PG_PID=
+			srv_fail "postgres exited at start" "$dir/server.log"
+			return 1
+		fi
+		"$PG_BIN/pg_isready" -q -h "$dir" -p "$PG_PORT" && return 0
+		sleep 0.1
+	done
+	srv_fail "postgres not ready after 30 s" "$dir/server.log"
+	stop_postgres
+	return 1
+}
+
+# start the server again after crash_postgres (crash recovery runs)
+restart_postgres() {
+	[ -z "$SRV_PG_PID" ] || stop_postgres
+	srv_pg_launch
+}
+
+# pg_sql SQL...: psql as the superuser on $PG_DB; stops at the first error
+pg_sql() {
+	PGPASSWORD=$PG_SUPER_PASSWORD "$PG_BIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 \
+		-h "$PG_HOST" -p "$PG_PORT" -U postgres -d "${PG_DB:-postgres}" "$@"
+}
+
+stop_postgres() {
+	[ -n "$SRV_PG_PID" ] || return 0
+	if kill -0 "$SRV_PG_PID" 2>/dev/null; then
+		"${SRV_PG_AS[@]}" "$PG_BIN/pg_ctl" -D "$T_TMP/pg/data" -m fast -w -t 20 stop \
+			>/dev/null 2>&1
+	fi
+	srv_kill "$SRV_PG_PID"
+	SRV_PG_PID=
+	return 0
+}
+
+crash_postgres() {
+	[ -n "$SRV_PG_PID" ] || return 1
+	# an immediate shutdown (SIGQUIT): every backend ends at once, no
+	# checkpoint, what a power cut leaves; the next start recovers
+	kill -QUIT "$SRV_PG_PID" 2>/dev/null
+	srv_kill "$SRV_PG_PID"
+	SRV_PG_PID=
+	return 0
 }

@@ -182,16 +182,6 @@ static const struct {
 	{ SND_PCM_FORMAT_S24, fill_i32, 8388607.0 },
 };
 
-static int
-alsa_probe(const struct al_config *cfg)
-{
-	if (cfg->capture && cfg->duplex)
-		return -EINVAL;
-	if (cfg->tone_hz && cfg->capture)
-		return -EINVAL;
-	return 0;
-}
-
 static const char *
 stream_name(const struct al_config *cfg)
 {
@@ -1010,8 +1000,10 @@ alsa_list(al_device_emit_fn emit, void *ud)
 const struct al_backend_ops al_backend_alsa = {
 	.name = "alsa",
 	.summary = "an ALSA PCM (hw:, plughw:, plug:jack, default, ...) through alsa-lib",
+	.caps = AL_CAP_CAPTURE | AL_CAP_DUPLEX | AL_CAP_MMAP | AL_CAP_TONE | AL_CAP_NEAREST |
+		AL_CAP_DEVICE,
+	.duplex = &al_duplex_alsa,
 	.priv_size = sizeof(struct alsa),
-	.probe = alsa_probe,
 	.open = alsa_open,
 	.start = alsa_start,
 	.wait = alsa_wait,
@@ -1021,3 +1013,9 @@ const struct al_backend_ops al_backend_alsa = {
 	.info = alsa_info,
 	.list = alsa_list,
 };
+
+const char *
+al_alsa_lib_version(void)
+{
+	return snd_asoundlib_version();
+}

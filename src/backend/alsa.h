@@ -3,8 +3,12 @@
 #define AL_BACKEND_ALSA_H
 
 #include "backend.h"
+#include "duplex.h"
 
-/* The ALSA PCM backend (alsa.c; only built with libasound). */
+/* The ALSA PCM backend (alsa.c; only built with libasound) and its duplex stream (duplex-alsa.c). */
 extern const struct al_backend_ops al_backend_alsa;
+extern const struct al_duplex_ops al_duplex_alsa;
+/* alsa-lib's version, of the library loaded (for --version: al_backend_libs) */
+const char *al_alsa_lib_version(void);
 
 #endif

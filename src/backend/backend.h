@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "core/result.h"
+#include "core/version.h"
 
 /* What one wake-up looked like. */
 struct al_wake {
@@ -43,6 +44,17 @@ struct al_write_info {
 	 */
 	int64_t missed;
 	bool missed_known;
+	/*
+	 * Callback backends whose server sets the period and may change it
+	 * during the run (PipeWire's quantum and rate): this cycle's; 0: the
+	 * one open() gave. A change splits the statistics (core/result.h).
+	 */
+	int64_t period_frames;
+	int64_t rate_hz;
+	/* the server clock's delay (frames) and rate_diff this cycle, when clock_valid */
+	bool clock_valid;
+	int64_t delay_frames;
+	double rate_diff;
 };
 
 /*
@@ -65,7 +77,7 @@ struct al_period_hooks {
 
 /* One device a backend can reach (audiolat devices); strings valid during the call. */
 struct al_device {
-	const char *kind;        /* "alsa-pcm", "jack-server", "jack-port" */
+	const char *kind;        /* "alsa-pcm", "jack-server", "jack-port", "pipewire-node", ... */
 	const char *name;        /* what -D takes; a port's full name */
 	const char *description; /* one line, may be "" */
 	const char *detail;      /* "playback", "capture", "input,physical", ... may be "" */
@@ -73,12 +85,47 @@ struct al_device {
 
 typedef void (*al_device_emit_fn)(void *ud, const struct al_device *d);
 
+/*
+ * What a backend can do (ops->caps, a mask of these). The option checks
+ * (al_backend_refuses(), audiolat run's parser, roundtrip, devices) loop
+ * over them; nothing above src/backend compares backend names.
+ */
+enum al_backend_cap {
+	AL_CAP_CAPTURE = 1u << 0,  /* --capture: the input side of the device */
+	AL_CAP_DUPLEX = 1u << 1,   /* --duplex (audiolat roundtrip: ops->duplex, where set) */
+	AL_CAP_MMAP = 1u << 2,     /* --mmap */
+	AL_CAP_TONE = 1u << 3,     /* --tone */
+	AL_CAP_NEAREST = 1u << 4,  /* --nearest: take the device's nearest configuration */
+	AL_CAP_DEVICE = 1u << 5,   /* -D names a device or server (without: -D is refused) */
+	/*
+	 * Periods come from the backend's (its server's) own thread
+	 * (start_cb); the rate and period are the server's, not -r/-P.
+	 */
+	AL_CAP_CALLBACK = 1u << 6,
+	AL_CAP_BLAME = 1u << 7, /* --blame: names the graph node that made a cycle late */
+};
+
+struct al_duplex_ops;
+
 struct al_backend_ops {
 	const char *name;
 	const char *summary;
 	const char *unavailable; /* non-NULL: not built in, and why */
+	unsigned caps;           /* enum al_backend_cap (0 on an unavailable entry) */
+	/* the duplex stream of audiolat roundtrip (duplex.h), or NULL: no roundtrip */
+	const struct al_duplex_ops *duplex;
+	/*
+	 * A server backend: the environment variable naming the default
+	 * server ("JACK_DEFAULT_SERVER"); list()'s -ENODEV then reads "no
+	 * <NAME> server running (<VAR>=...)". NULL: none.
+	 */
+	const char *server_env;
 	size_t priv_size;        /* the run driver allocates and zeroes it */
-	/* Can this configuration run here? 0, -ENODEV/-ENOENT (unavailable), -EINVAL. */
+	/*
+	 * Optional: can this configuration run here? 0, -ENODEV/-ENOENT
+	 * (unavailable), -EINVAL. What caps says need not be checked again:
+	 * al_run() refuses those options first (al_backend_refuses()).
+	 */
 	int (*probe)(const struct al_config *cfg);
 	/*
 	 * Open the device and write back what it gave: rate_hz,
@@ -111,11 +158,30 @@ struct al_backend_ops {
 	 * 0, or -errno: -ENODEV when nothing is reachable (no server running).
 	 */
 	int (*list)(al_device_emit_fn emit, void *ud);
+	/*
+	 * Optional: the graph blame gathered during the run (after stop),
+	 * into g (zeroed by the run driver), its times relative to
+	 * start_mono_ns. 0, or -ENODATA when there is none (g->note may say why).
+	 */
+	int (*graph)(void *priv, struct al_graph *g, int64_t start_mono_ns);
 };
 
 /* NULL when there is no backend of that name. */
 const struct al_backend_ops *al_backend_find(const char *name);
+/* True when the backend has every capability in caps (a mask of enum al_backend_cap). */
+bool al_backend_can(const struct al_backend_ops *ops, unsigned caps);
+/*
+ * The first option in cfg the backend cannot honour by its caps
+ * ("--capture", "--duplex", "--tone", "--nearest", "--mmap"; -D is
+ * al_run()'s to refuse, -EINVAL, AL_CAP_DEVICE),
+ * or NULL when its caps allow cfg, or it is unavailable (that is the
+ * answer then). (What no backend does, --capture with
+ * --duplex or --tone, al_run() refuses on its own.)
+ */
+const char *al_backend_refuses(const struct al_backend_ops *ops, const struct al_config *cfg);
 /* The registry, NULL-terminated, in a fixed order. */
 extern const struct al_backend_ops *const al_backends[];
+/* The libraries of the backends built in (--version), NULL-terminated. */
+extern const struct al_lib_version al_backend_libs[];
 
 #endif

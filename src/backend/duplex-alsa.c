@@ -20,7 +20,7 @@
 #include <alsa/asoundlib.h>
 
 #include "core/rt.h"
-#include "duplex.h"
+#include "alsa.h"
 
 #define DEFAULT_DEVICE "default"
 #define STALL_TIMEOUT_MS 2000 /* no period for this long: the stream died */

@@ -13,7 +13,7 @@
 
 #include <jack/jack.h>
 
-#include "duplex.h"
+#include "jack.h"
 
 #define DEFAULT_CLIENT "audiolat-roundtrip"
 

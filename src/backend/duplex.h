@@ -7,6 +7,9 @@
  * callback -> write). The callback is the hot path: no allocation, stdio,
  * locks or syscalls.
  *
+ * The duplex stream is part of a backend: its al_backend_ops.duplex
+ * (AL_CAP_DUPLEX), there is no registry of its own.
+ *
  * Lifecycle: ops->open -> ops->start(fn) -> (ops->status polled from
  * another thread) -> ops->stop -> ops->close. The caller allocates
  * priv_size zeroed bytes; backends never allocate on the audio thread.
@@ -66,8 +69,7 @@ struct al_duplex_status {
 };
 
 struct al_duplex_ops {
-	const char *name;        /* "jack", "alsa" */
-	const char *unavailable; /* non-NULL: not built in, and why */
+	const char *name;        /* "jack", "alsa": the backend's name */
 	size_t priv_size;
 	/*
 	 * Open the device or connect to the server and fill info. 0 or -errno:
@@ -85,10 +87,5 @@ struct al_duplex_ops {
 	int (*stop)(void *priv);
 	void (*close)(void *priv);
 };
-
-/* NULL when there is no duplex backend of that name. */
-const struct al_duplex_ops *al_duplex_find(const char *name);
-/* The duplex backends, NULL-terminated. */
-extern const struct al_duplex_ops *const al_duplex_backends[];
 
 #endif

@@ -123,14 +123,6 @@ connect_server(const char *name, const char *server, jack_status_t *status)
 	return jack_client_open(name, opts, status, server);
 }
 
-static int
-jk_probe(const struct al_config *cfg)
-{
-	if (cfg->mmap || (cfg->capture && cfg->duplex) || (cfg->tone_hz && cfg->capture))
-		return -EINVAL;
-	return 0;
-}
-
 /*
  * jackd2 queues its xrun notifications and delivers them in a burst when
  * the client runs again, before or after our first cycle: those within
@@ -672,8 +664,11 @@ jk_list(al_device_emit_fn emit, void *ud)
 const struct al_backend_ops al_backend_jack = {
 	.name = "jack",
 	.summary = "a client of a running JACK server (or PipeWire's JACK) in its process callback",
+	.caps = AL_CAP_CAPTURE | AL_CAP_DUPLEX | AL_CAP_TONE | AL_CAP_NEAREST | AL_CAP_DEVICE |
+		AL_CAP_CALLBACK,
+	.duplex = &al_duplex_jack,
+	.server_env = "JACK_DEFAULT_SERVER",
 	.priv_size = sizeof(struct jk),
-	.probe = jk_probe,
 	.open = jk_open,
 	.start_cb = jk_start_cb,
 	.stop = jk_stop,
@@ -681,3 +676,11 @@ const struct al_backend_ops al_backend_jack = {
 	.info = jk_info,
 	.list = jk_list,
 };
+
+const char *
+al_jack_lib_version(void)
+{
+	const char *v = jack_get_version_string();
+
+	return v && *v ? v : "unknown";
+}

@@ -124,14 +124,6 @@ bytes_ns(const struct oss *o, int64_t bytes)
 	return frames >= 0 ? al_frames_to_ns(frames, o->rate_hz) : -al_frames_to_ns(-frames, o->rate_hz);
 }
 
-static int
-oss_probe(const struct al_config *cfg)
-{
-	if (cfg->capture || cfg->duplex || cfg->mmap || cfg->tone_hz)
-		return -EINVAL;
-	return 0;
-}
-
 static void
 oss_close(void *priv)
 {
@@ -601,8 +593,8 @@ oss_list(al_device_emit_fn emit, void *ud)
 const struct al_backend_ops al_backend_oss = {
 	.name = "oss",
 	.summary = "an OSS device (/dev/dsp: ALSA's OSS emulation) with fragments and blocking writes",
+	.caps = AL_CAP_NEAREST | AL_CAP_DEVICE, /* playback, blocking writes */
 	.priv_size = sizeof(struct oss),
-	.probe = oss_probe,
 	.open = oss_open,
 	.start = oss_start,
 	.wait = oss_wait,

@@ -16,14 +16,6 @@ struct sim {
 };
 
 static int
-sim_probe(const struct al_config *cfg)
-{
-	if (cfg->device[0])
-		return -EINVAL; /* the simulated card has no devices */
-	return 0;
-}
-
-static int
 sim_open(void *priv, struct al_config *cfg)
 {
 	struct sim *s = priv;
@@ -83,8 +75,8 @@ sim_close(void *priv)
 const struct al_backend_ops al_backend_sim = {
 	.name = "sim",
 	.summary = "simulated playback card drained by CLOCK_MONOTONIC (no hardware)",
+	.caps = 0, /* playback only, no devices: -D is refused */
 	.priv_size = sizeof(struct sim),
-	.probe = sim_probe,
 	.open = sim_open,
 	.start = sim_start,
 	.wait = sim_wait,

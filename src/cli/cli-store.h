@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "store/store.h"
 
 /* getopt_long's value for --db PATH in the database subcommands' option tables */
@@ -38,7 +40,9 @@ int cli_store_open(const char *cmd, const char *db_opt, enum cli_store_mode mode
 
 /*
  * Save the JSON document a command just wrote (audiolat run; a MIDI
- * record, an analysis), db_opt as in cli_store_open(): "saved as WHAT N
+ * record, an analysis), db_opt as in cli_store_open(), or a list
+ * "URL;PATH" tried in order until one saves (a warning for each that
+ * fails; cli_store_open() takes the first): "saved as WHAT N
  * (PATH)" on stderr unless quiet (what: "run", "record", ...); a failure
  * is one warning line ("...: the result was not saved") and
  * AL_EXIT_RUNTIME, else AL_EXIT_OK.
@@ -58,5 +62,12 @@ int cli_store_save_result(const char *db_opt, const char *text, bool quiet);
  */
 int cli_store_fetch_arg(const char *cmd, const char *db_opt, int argc, char **argv, int first,
 			char **text, struct al_store **db, int64_t *id, char *path, size_t size);
+
+/*
+ * Every run (audiolat.run/2 and /1) in the database of db_opt, oldest
+ * first, parsed: *docs (n of them; json_decref each, free the array).
+ * AL_EXIT_OK, or the exit code after one line.
+ */
+int cli_store_load_runs(const char *cmd, const char *db_opt, json_t ***docs, size_t *n);
 
 #endif

@@ -119,25 +119,3 @@ cli_status_wanted(bool quiet)
 {
 	return !quiet && isatty(STDERR_FILENO);
 }
-
-int
-cli_write_text_file(const char *path, const char *text)
-{
-	size_t len = strlen(text);
-	FILE *f;
-	int rc = 0;
-
-	if (!strcmp(path, "-")) {
-		if (fwrite(text, 1, len, stdout) != len || fflush(stdout))
-			return -EIO;
-		return 0;
-	}
-	f = fopen(path, "we");
-	if (!f)
-		return -errno;
-	if (fwrite(text, 1, len, f) != len)
-		rc = errno ? -errno : -EIO;
-	if (fclose(f) && !rc)
-		rc = -errno;
-	return rc;
-}

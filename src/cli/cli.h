@@ -78,7 +78,4 @@ bool cli_status_wanted(bool quiet);
 extern volatile sig_atomic_t cli_stop_requested;
 void cli_catch_stop_signals(void);
 
-/* Write JSON text to path ("-" = stdout); 0 or -errno. */
-int cli_write_text_file(const char *path, const char *text);
-
 #endif

@@ -11,11 +11,9 @@
 #include <jansson.h>
 
 #include "check/check.h"
-#include "report/json-check.h"
+#include "doc/doc.h"
 #include "cli.h"
 #include "commands.h"
-
-#define AL_SCHEMA_CHECK "audiolat.check/1"
 
 enum {
 	OPT_JSON = 1,
@@ -128,27 +126,16 @@ static int
 write_json(const struct check_cli *p, const struct al_syscheck *c, int n)
 {
 	json_t *doc, *checks;
-	char *text = NULL;
 	int rc = -ENOMEM;
 
-	doc = json_pack("{s:s, s:s, s:s}", "schema", AL_SCHEMA_CHECK, "tool_version", AL_VERSION,
-			"root", p->root);
+	doc = al_doc_new(AL_SCHEMA_CHECK, NULL);
+	if (doc)
+		json_object_set_new(doc, "root", al_json_text(p->root));
 	checks = al_json_checks(c, n);
 	if (doc && checks && !json_object_update(doc, checks))
-		text = json_dumps(doc, JSON_INDENT(2));
+		rc = al_doc_write(p->json_path, doc, 0);
 	json_decref(checks);
 	json_decref(doc);
-	if (text) {
-		size_t len = strlen(text);
-		char *nl = realloc(text, len + 2);
-
-		if (nl) {
-			text = nl;
-			memcpy(text + len, "\n", 2);
-		}
-		rc = cli_write_text_file(p->json_path, text);
-		free(text);
-	}
 	return rc;
 }
 

@@ -10,6 +10,7 @@
 #include "core/units.h"
 #include "report/compare.h"
 #include "report/doc.h"
+#include "cli-store.h"
 #include "cli.h"
 #include "commands.h"
 #include "doc-io.h"
@@ -22,6 +23,8 @@ enum {
 	OPT_SEED,
 	OPT_RESAMPLES,
 	OPT_FAIL_ON_WORSE,
+	OPT_GROUP_BY,
+	OPT_BASELINE,
 };
 
 static const struct option long_opts[] = {
@@ -32,6 +35,8 @@ static const struct option long_opts[] = {
     {"seed", required_argument, NULL, OPT_SEED},
     {"resamples", required_argument, NULL, OPT_RESAMPLES},
     {"fail-on-worse", no_argument, NULL, OPT_FAIL_ON_WORSE},
+    {"group-by", required_argument, NULL, OPT_GROUP_BY},
+    {"baseline", required_argument, NULL, OPT_BASELINE},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -40,6 +45,8 @@ static const struct option long_opts[] = {
 static const char help[] =
     "usage: audiolat compare BASELINE RESULT... [--json FILE|-] [--markdown]\n"
     "                        [--html FILE] [--db PATH] [--fail-on-worse]\n"
+    "       audiolat compare --group-by kernel|host|label [--baseline VALUE]\n"
+    "                        [--db PATH|URL] [RESULT...]\n"
     "\n"
     "Put results side by side (max latency, % of buffer, 1MS and 2MS factors, p99,\n"
     "p99.9 and xruns, per phase when there are several) and say for each result\n"
@@ -56,6 +63,11 @@ static const char help[] =
     "      --db PATH        the results database for ids (default\n"
     "                       $XDG_DATA_HOME/audiolat/results.db)\n"
     "      --fail-on-worse  exit 3 when a result is significantly worse\n"
+    "      --group-by KEY   one row per kernel, host or label over many runs (the\n"
+    "                       results given, else every run in --db): the spread\n"
+    "                       between runs decides (3 runs a group at least)\n"
+    "      --baseline VALUE the group the others are compared with (default the\n"
+    "                       first)\n"
     "      --seed N         seed of the bootstrap (default 1; same seed, same output)\n"
     "      --resamples N    bootstrap replicates, 100..1000000 (default 4000)\n"
     "  -q, --quiet          no text table (with --json FILE or --html FILE)\n"
@@ -78,12 +90,82 @@ any_worse(const json_t *cmp)
 	return false;
 }
 
+/* --group-by over the results in[0..n): the table, --json, exit 3 on a worse group */
+static int
+compare_groups(const struct al_compare_opts *co, enum al_group_key key, const char *baseline,
+	       const struct al_report_doc *in, size_t n, const char *json_path, bool markdown,
+	       bool quiet, bool fail_on_worse)
+{
+	struct al_group_opts go = { key, baseline, co->confidence, co->resamples, co->seed };
+	const json_t *v;
+	json_t *cmp = NULL;
+	char err[256];
+	int rc = AL_EXIT_OK, wrc;
+	size_t i;
+
+	wrc = al_compare_groups(in, n, &go, &cmp, err, sizeof(err));
+	if (wrc)
+		return cli_cmd_error(wrc == -EINVAL ? AL_EXIT_USAGE : AL_EXIT_RUNTIME, "compare",
+				     "%s", wrc == -EINVAL ? err : strerror(-wrc));
+	if (!quiet && !(json_path && !strcmp(json_path, "-")))
+		al_compare_groups_text(cmp, markdown, stdout);
+	if (json_path) {
+		wrc = al_doc_write(json_path, cmp, 0);
+		if (wrc)
+			rc = cli_cmd_error(AL_EXIT_RUNTIME, "compare", "--json %s: %s", json_path,
+					   strerror(-wrc));
+	}
+	json_array_foreach(json_object_get(cmp, "verdicts"), i, v)
+		if (!rc && fail_on_worse && !strcmp(al_doc_str(v, "verdict", ""), "worse"))
+			rc = cli_cmd_error(AL_EXIT_THRESHOLD, "compare",
+					   "group %s is significantly worse than %s (--fail-on-worse)",
+					   al_doc_str(v, "group", "?"), al_doc_str(v, "baseline", "?"));
+	json_decref(cmp);
+	return rc;
+}
+
+/* --group-by with no results named: every run in the database */
+static int
+compare_store_groups(const struct al_compare_opts *co, enum al_group_key key,
+		     const char *baseline, const char *db, const char *json_path, bool markdown,
+		     bool quiet, bool fail_on_worse)
+{
+	struct al_report_doc *in = NULL;
+	json_t **docs = NULL;
+	size_t n = 0, i;
+	int rc;
+
+	rc = cli_store_load_runs("compare", db, &docs, &n);
+	if (rc)
+		return rc;
+	in = calloc(n ? n : 1, sizeof(*in));
+	if (!in) {
+		rc = cli_cmd_error(AL_EXIT_RUNTIME, "compare", "out of memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		in[i] = (struct al_report_doc){ docs[i], al_doc_str(docs[i], "uuid", "db") };
+	if (!n)
+		rc = cli_cmd_error(AL_EXIT_RUNTIME, "compare", "no runs in the results database");
+	else
+		rc = compare_groups(co, key, baseline, in, n, json_path, markdown, quiet,
+				    fail_on_worse);
+out:
+	for (i = 0; i < n; i++)
+		json_decref(docs[i]);
+	free(docs);
+	free(in);
+	return rc;
+}
+
 int
 cmd_compare(int argc, char **argv)
 {
 	struct al_compare_opts co = AL_COMPARE_OPTS_DEFAULT;
 	const char *json_path = NULL, *html_path = NULL, *db = NULL;
-	bool markdown = false, quiet = false, fail_on_worse = false, midi = false;
+	bool markdown = false, quiet = false, fail_on_worse = false, midi = false, group = false;
+	enum al_group_key key = AL_GROUP_KERNEL;
+	const char *baseline = NULL;
 	struct al_report_doc *in = NULL;
 	char(*sources)[512] = NULL;
 	json_t **docs = NULL, *cmp = NULL;
@@ -119,6 +201,15 @@ cmd_compare(int argc, char **argv)
 		case OPT_FAIL_ON_WORSE:
 			fail_on_worse = true;
 			break;
+		case OPT_GROUP_BY:
+			if (al_group_key_parse(optarg, &key))
+				return cli_usage_error("compare", "--group-by: '%s' is not kernel, "
+								  "host or label", optarg);
+			group = true;
+			break;
+		case OPT_BASELINE:
+			baseline = optarg;
+			break;
 		case 'q':
 			quiet = true;
 			break;
@@ -133,7 +224,12 @@ cmd_compare(int argc, char **argv)
 		}
 	}
 	n = argc - optind;
-	if (n < 2)
+	if (group && !n) /* every run of the database */
+		return compare_store_groups(&co, key, baseline, db, json_path, markdown, quiet,
+					    fail_on_worse);
+	if (!group && baseline)
+		return cli_usage_error("compare", "--baseline goes with --group-by");
+	if (n < (group ? 1 : 2))
 		return cli_usage_error("compare",
 				       "needs two results or more (the first is the "
 				       "baseline), got %d",
@@ -172,6 +268,11 @@ cmd_compare(int argc, char **argv)
 	}
 	if (rc)
 		goto out;
+	if (group && !midi) {
+		rc = compare_groups(&co, key, baseline, in, (size_t)n, json_path, markdown,
+				    quiet, fail_on_worse);
+		goto out;
+	}
 	if (midi && n > 26) {
 		rc = cli_cmd_error(AL_EXIT_USAGE, "compare", "at most 26 MIDI results");
 		goto out;
@@ -189,7 +290,7 @@ cmd_compare(int argc, char **argv)
 		fflush(stdout);
 	}
 	if (json_path) {
-		wrc = cli_write_json(json_path, cmp);
+		wrc = al_doc_write(json_path, cmp, 0);
 		if (wrc)
 			rc = cli_cmd_error(AL_EXIT_RUNTIME, "compare", "--json %s: %s", json_path,
 					   strerror(-wrc));

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* audiolat devices: the ALSA PCMs and the JACK servers and ports within reach. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
@@ -15,8 +16,6 @@
 #include "report/report.h"
 #include "cli.h"
 #include "commands.h"
-
-#define AL_SCHEMA_DEVICES "audiolat.devices/1"
 
 enum {
 	OPT_JSON = 1,
@@ -35,13 +34,14 @@ static const char devices_help[] =
 	"List what audiolat run -D can measure: the ALSA PCMs with their hints\n"
 	"(snd_device_name_hint) and the JACK servers within reach with their ports\n"
 	"(the default server, $JACK_DEFAULT_SERVER, and every JACK2 server socket of\n"
-	"this user in /dev/shm; PipeWire under pw-jack), the OSS devices (/dev/dsp*,\n"
+	"this user in /dev/shm; PipeWire under pw-jack), PipeWire's server, sinks,\n"
+	"sources and drivers (-b pipewire), the OSS devices (/dev/dsp*,\n"
 	"with the ALSA card behind each), then the MIDI ports that\n"
 	"audiolat midi --port takes: ALSA rawmidi devices (hw:C,D), sequencer ports\n"
 	"(client:port) and JACK MIDI ports.\n"
 	"\n"
 	"options:\n"
-	"  -b, --backend NAME     only this backend (alsa, jack, oss)\n"
+	"  -b, --backend NAME     only this backend (alsa, jack, pipewire, oss)\n"
 	"      --json FILE|-      write the audiolat.devices/1 JSON document (- = stdout,\n"
 	"                         and no text)\n"
 	"  -h, --help             this text\n"
@@ -85,10 +85,25 @@ print_one(void *ud, const struct al_device *d)
 	p->n++;
 }
 
+/* "no JACK server running": a server backend's -ENODEV, its name in capitals. */
+static const char *
+server_name(const struct al_backend_ops *b, char *buf, size_t size)
+{
+	size_t i, len = 0;
+
+	len = (size_t)snprintf(buf, size, "no ");
+	for (i = 0; b->name[i] && len + 1 < size; i++)
+		buf[len++] = (char)toupper((unsigned char)b->name[i]);
+	buf[len] = '\0';
+	snprintf(buf + len, size - len, " server running");
+	return buf;
+}
+
 int
 cli_devices_print(FILE *f, const struct al_backend_ops *b, const char *indent)
 {
 	struct print_ctx p = { f, indent, 0 };
+	char name[64];
 	int rc;
 
 	if (b->unavailable) {
@@ -100,9 +115,9 @@ cli_devices_print(FILE *f, const struct al_backend_ops *b, const char *indent)
 		return 0;
 	}
 	rc = b->list(print_one, &p);
-	if (rc == -ENODEV && !strcmp(b->name, "jack"))
-		fprintf(f, "%sno JACK server running (JACK_DEFAULT_SERVER=%s)\n", indent,
-			getenv("JACK_DEFAULT_SERVER") ? getenv("JACK_DEFAULT_SERVER") : "unset");
+	if (rc == -ENODEV && b->server_env)
+		fprintf(f, "%s%s (%s=%s)\n", indent, server_name(b, name, sizeof(name)),
+			b->server_env, getenv(b->server_env) ? getenv(b->server_env) : "unset");
 	else if (rc < 0)
 		fprintf(f, "%scannot list: %s\n", indent, strerror(-rc));
 	else if (!p.n)
@@ -123,13 +138,14 @@ backend_json(const struct al_backend_ops *b)
 {
 	json_t *devs = json_array();
 	const char *error = NULL;
+	char name[64];
 	int rc;
 
 	if (b->unavailable)
 		error = b->unavailable;
 	else if (b->list && (rc = b->list(json_one, devs)) < 0)
-		error = rc == -ENODEV && !strcmp(b->name, "jack") ? "no JACK server running"
-								   : strerror(-rc);
+		error = rc == -ENODEV && b->server_env ? server_name(b, name, sizeof(name))
+						       : strerror(-rc);
 	return json_pack("{s:s, s:b, s:o, s:o}", "backend", b->name, "available", !b->unavailable,
 			 "error", error ? json_string(error) : json_null(), "devices", devs);
 }
@@ -172,7 +188,6 @@ cmd_devices(int argc, char **argv)
 
 	if (json_path) {
 		json_t *arr = json_array(), *doc, *midi;
-		char *text;
 		int rc;
 
 		for (i = 0; al_backends[i]; i++)
@@ -183,21 +198,8 @@ cmd_devices(int argc, char **argv)
 			al_midi_list(json_midi, midi);
 		doc = json_pack("{s:s, s:o, s:o}", "schema", AL_SCHEMA_DEVICES, "backends", arr,
 				"midi", midi);
-		text = doc ? json_dumps(doc, JSON_INDENT(2)) : NULL;
+		rc = doc ? al_doc_write(json_path, doc, 0) : -ENOMEM;
 		json_decref(doc);
-		if (!text)
-			return cli_cmd_error(AL_EXIT_RUNTIME, "devices", "%s", strerror(ENOMEM));
-		{
-			size_t len = strlen(text);
-			char *nl = realloc(text, len + 2);
-
-			if (nl) {
-				text = nl;
-				strcpy(text + len, "\n");
-			}
-		}
-		rc = cli_write_text_file(json_path, text);
-		free(text);
 		if (rc)
 			return cli_cmd_error(AL_EXIT_RUNTIME, "devices", "--json %s: %s", json_path,
 					     strerror(-rc));

@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "core/result.h"
+#include "doc/doc.h"
 #include "core/text.h"
 #include "core/units.h"
 #include "store/store.h"
@@ -18,7 +19,6 @@
 #include "cli-store.h"
 #include "commands.h"
 
-#define SCHEMA_HISTORY "audiolat.history/1"
 #define DEFAULT_LIMIT 50
 #define COL_MAX 32   /* label and kernel columns are cut here */
 
@@ -27,28 +27,35 @@ static const char help[] =
 	"\n"
 	"List the results saved in the results database, newest first: id, start date\n"
 	"(UTC), label, kernel, backend, configuration (period frames x periods @ rate),\n"
-	"periods, xruns, max and p99 wake latency.\n"
+	"periods, xruns, max and p99 wake latency, host.\n"
 	"\n"
 	"  -k, --kernel PATTERN   kernel releases matching a glob (6.6*-rt*), or containing\n"
 	"                         PATTERN when it has no * ? [\n"
 	"  -l, --label LABEL      this label (a glob when it has * ? [)\n"
+	"      --host HOST        this host name (a glob when it has * ? [)\n"
+	"      --since TIME       started at or after TIME (2026-11-30, 2026-11-30T06:00Z)\n"
+	"                         or within an age (30m, 12h, 7d)\n"
 	"  -b, --backend NAME     this backend\n"
 	"      --schema SCHEMA    this kind of document (audiolat.run/2, ...)\n"
 	"  -n, --limit N          the newest N (default 50; 0 = all)\n"
 	"      --json FILE|-      write the audiolat.history/1 JSON listing (- = stdout,\n"
 	"                         and then no table)\n"
-	"      --db PATH          the database (default $XDG_DATA_HOME/audiolat/results.db)\n"
+	"      --db PATH|URL      the database (default $AUDIOLAT_DB, else\n"
+	"                         $XDG_DATA_HOME/audiolat/results.db; postgresql://...)\n"
 	"  -h, --help             this text\n"
 	"\n"
-	"exit status: 0 done, 1 runtime error, 2 usage error\n";
+	"exit status: 0 done, 1 runtime error, 2 usage error, 4 the server cannot be\n"
+	"reached\n";
 
-enum { OPT_JSON = 256, OPT_SCHEMA };
+enum { OPT_JSON = 256, OPT_SCHEMA, OPT_HOST, OPT_SINCE };
 
 static const struct option long_opts[] = {
 	{ "kernel", required_argument, NULL, 'k' },
 	{ "label", required_argument, NULL, 'l' },
 	{ "backend", required_argument, NULL, 'b' },
 	{ "schema", required_argument, NULL, OPT_SCHEMA },
+	{ "host", required_argument, NULL, OPT_HOST },
+	{ "since", required_argument, NULL, OPT_SINCE },
 	{ "limit", required_argument, NULL, 'n' },
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "db", required_argument, NULL, CLI_OPT_DB },
@@ -65,6 +72,7 @@ struct row {
 	char backend[16];
 	char config[64];
 	char periods[24], xruns[24], max[24], p99[24];
+	char host[COL_MAX + 1];
 };
 
 struct rows {
@@ -127,6 +135,7 @@ entry_json(const struct al_store_entry *e)
 
 	if (!o)
 		return NULL;
+	json_object_set_new(o, "uuid", jstr_or_null(e->uuid));
 	if (e->has_stats) {
 		json_object_set_new(o, "periods", json_integer(e->periods));
 		json_object_set_new(o, "xruns", json_integer(e->xruns));
@@ -181,6 +190,7 @@ collect(const struct al_store_entry *e, void *ud)
 		r->date[10] = ' ';
 	cut(r->label, e->label[0] ? e->label : "-");
 	cut(r->kernel, e->kernel_release[0] ? e->kernel_release : "-");
+	cut(r->host, e->hostname[0] ? e->hostname : "-");
 	snprintf(r->backend, sizeof(r->backend), "%s", e->backend[0] ? e->backend : "-");
 	if (e->period_frames >= 0 && e->buffer_periods >= 0 && e->rate_hz >= 0)
 		snprintf(r->config, sizeof(r->config), "%lldx%lld@%lld",
@@ -232,9 +242,9 @@ print_table(const struct rows *rs)
 		WIDEN(wc, r->config);
 #undef WIDEN
 	}
-	printf("%6s  %-16s  %-*s  %-*s  %-*s  %-*s  %9s  %6s  %10s  %10s\n", "id", "date (UTC)",
-	       wl, "label", wk, "kernel", wb, "backend", wc, "config", "periods", "xruns",
-	       "max wake", "p99 wake");
+	printf("%6s  %-16s  %-*s  %-*s  %-*s  %-*s  %9s  %6s  %10s  %10s  %s\n", "id",
+	       "date (UTC)", wl, "label", wk, "kernel", wb, "backend", wc, "config", "periods",
+	       "xruns", "max wake", "p99 wake", "host");
 	for (i = 0; i < rs->n; i++) {
 		const struct row *r = &rs->v[i];
 
@@ -247,7 +257,8 @@ print_table(const struct rows *rs)
 		al_text_pad(stdout, r->backend, wb, false);
 		fputs("  ", stdout);
 		al_text_pad(stdout, r->config, wc, false);
-		printf("  %9s  %6s  %10s  %10s\n", r->periods, r->xruns, r->max, r->p99);
+		printf("  %9s  %6s  %10s  %10s  %s\n", r->periods, r->xruns, r->max, r->p99,
+		       r->host);
 	}
 	for (i = 0; i < rs->n; i++)
 		if (strchr(rs->v[i].max, '*')) {
@@ -264,7 +275,7 @@ cmd_history(int argc, char **argv)
 	const char *json_path = NULL, *db_opt = NULL;
 	struct al_store *db = NULL;
 	struct rows rs = { 0 };
-	char path[PATH_MAX];
+	char path[PATH_MAX], err[160];
 	int64_t matching = 0;
 	int opt, rc, n, ret = AL_EXIT_OK;
 	long v;
@@ -284,6 +295,14 @@ cmd_history(int argc, char **argv)
 			break;
 		case OPT_SCHEMA:
 			f.schema = optarg;
+			break;
+		case OPT_HOST:
+			f.host = optarg;
+			break;
+		case OPT_SINCE:
+			if (al_store_check_since(optarg, err, sizeof(err)))
+				return cli_usage_error("history", "%s", err);
+			f.since = optarg;
 			break;
 		case 'n':
 			rc = cli_opt_long("-n/--limit", optarg, 0, LONG_MAX, &v);
@@ -308,7 +327,7 @@ cmd_history(int argc, char **argv)
 	if (ret)
 		return ret;
 	if (json_path) {
-		rs.json = json_pack("{s:s, s:s, s:I, s:[]}", "schema", SCHEMA_HISTORY, "database",
+		rs.json = json_pack("{s:s, s:s, s:I, s:[]}", "schema", AL_SCHEMA_HISTORY, "database",
 				    path, "matching", (json_int_t)0, "results");
 		if (!rs.json)
 			return cli_cmd_error(AL_EXIT_RUNTIME, "history", "%s", strerror(ENOMEM));
@@ -323,22 +342,8 @@ cmd_history(int argc, char **argv)
 		}
 	}
 	if (rs.json) {
-		char *text;
-
 		json_object_set_new(rs.json, "matching", json_integer(matching));
-		text = json_dumps(rs.json, JSON_INDENT(2));
-		rc = text ? 0 : -ENOMEM;
-		if (text) {
-			size_t len = strlen(text);
-			char *nl = realloc(text, len + 2);
-
-			if (nl) {
-				text = nl;
-				strcpy(text + len, "\n");
-			}
-			rc = cli_write_text_file(json_path, text);
-		}
-		free(text);
+		rc = al_doc_write(json_path, rs.json, 0);
 		if (rc) {
 			ret = cli_cmd_error(AL_EXIT_RUNTIME, "history", "--json %s: %s", json_path,
 					    strerror(-rc));

@@ -7,17 +7,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <jansson.h>
 
 #include "core/clock.h"
 #include "core/units.h"
+#include "doc/doc.h"
 #include "load/load.h"
+#include "load/phases.h"
 #include "cli.h"
 #include "commands.h"
 
-#define SCHEMA_LOAD "audiolat.load/1"
 #define POLL_NS (50 * AL_NS_PER_MS)
 
 enum {
@@ -221,14 +221,12 @@ write_json(const char *path, const struct al_phase *ph, const char *name, int64_
 	   bool interrupted)
 {
 	json_t *root, *tp;
-	char *dumped, *text;
 	int i, rc;
 
-	root = json_object();
+	root = al_doc_new_plain(AL_SCHEMA_LOAD);
 	tp = json_object();
 	if (!root || !tp)
 		return -ENOMEM;
-	json_object_set_new(root, "schema", json_string(SCHEMA_LOAD));
 	json_object_set_new(root, "name", json_string(name));
 	json_object_set_new(root, "load", json_string(ph->load));
 	json_object_set_new(root, "duration_ns", json_integer(elapsed_ns));
@@ -242,23 +240,11 @@ write_json(const char *path, const struct al_phase *ph, const char *name, int64_
 	}
 	json_object_set_new(root, "throughput", tp);
 	json_object_set_new(root, "error", *ph->error ? json_string(ph->error) : json_null());
-	dumped = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
+	rc = al_doc_write(path, root, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
 	json_decref(root);
-	if (!dumped)
-		return -ENOMEM;
-	text = malloc(strlen(dumped) + 2);
-	if (!text) {
-		free(dumped);
-		return -ENOMEM;
-	}
-	sprintf(text, "%s\n", dumped);
-	free(dumped);
-	rc = cli_write_text_file(path, text);
-	free(text);
 	return rc;
 }
 
-/* "cpu workers=2 + fork workers=1 policy=other nice=0 cpus=all", or "none". */
 /* The NAME argument as a spec ("cmd" + COMMAND becomes cmd:'COMMAND'). */
 static int
 build_spec(const struct load_params *p, char *spec, size_t size, char *err, size_t err_size)
@@ -280,13 +266,12 @@ int
 cmd_load(int argc, char **argv)
 {
 	struct al_phase_spec *phases = NULL;
-	struct al_load_set *set = NULL;
 	struct al_phase *ph = NULL;
+	struct al_phase_driver d;
 	char err[512], spec[AL_LOAD_ARG_MAX + 64], desc[AL_LOAD_DESC_MAX];
 	struct load_params p;
-	int64_t start_ns, end_ns = 0, now_ns, duration_ns, elapsed_ns;
+	int64_t duration_ns, elapsed_ns;
 	bool classic, interrupted = false, text;
-	struct timespec ts;
 	size_t n_phases = 0;
 	int rc, r, start_rc, exit_code = AL_EXIT_OK;
 
@@ -349,37 +334,20 @@ cmd_load(int argc, char **argv)
 		al_load_spec_free(phases);
 		return cli_cmd_error(AL_EXIT_RUNTIME, "load", "out of memory");
 	}
-	snprintf(ph->name, sizeof(ph->name), "%s", phases[0].name);
 	cli_catch_stop_signals();
-	start_ns = al_clock_now_ns();
-	r = al_load_phase_start(&phases[0], &p.opts, &set, err, sizeof(err));
-	start_rc = r;
-	if (r) {
-		/* reported like a failed load: text, JSON, exit status */
-		snprintf(ph->error, sizeof(ph->error), "%s", err);
-		al_load_phase_describe(&phases[0], &p.opts, ph->load, sizeof(ph->load));
-		exit_code = cli_exit_of(r);
-	}
-	if (duration_ns)
-		end_ns = start_ns + duration_ns;
-	while (set) {
-		r = al_load_phase_poll(set, err, sizeof(err));
-		if (r != 0)
-			break;  /* finished (1) or failed (<0): stop now */
-		if (cli_stop_requested) {
-			interrupted = true;
-			break;
-		}
-		now_ns = al_clock_now_ns();
-		if (end_ns && now_ns >= end_ns)
-			break;
-		ts = al_ns_to_timespec(end_ns && end_ns - now_ns < POLL_NS ? end_ns - now_ns
-									    : POLL_NS);
-		nanosleep(&ts, NULL); /* a signal ends it early */
-	}
-	elapsed_ns = al_clock_now_ns() - start_ns;
-	if (set)
-		al_load_phase_stop(set, ph);
+	/* one phase until its time, the stop flag, or the loads' own end (hackbench's one run) */
+	d = (struct al_phase_driver){
+		.spec = phases, .n_spec = 1, .load_opts = &p.opts,
+		.stop_requested = &cli_stop_requested, .tick_ns = POLL_NS,
+		.end_with_loads = true, .phases = ph,
+	};
+	al_phase_driver_run(&d);
+	elapsed_ns = d.stopped_ns - d.origin_ns;
+	interrupted = d.interrupted;
+	start_rc = d.start_err;
+	/* a load that could not start is reported like a failed load: text, JSON, exit status */
+	if (start_rc)
+		exit_code = cli_exit_of(start_rc);
 	if (*ph->error && !exit_code)
 		exit_code = AL_EXIT_RUNTIME;
 

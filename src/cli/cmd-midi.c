@@ -17,9 +17,11 @@
 
 #include "core/clock.h"
 #include "core/units.h"
+#include "core/url.h"
 #include "cli.h"
-#include "cmd-midi.h"
 #include "commands.h"
+#include "midi-live.h"
+#include "midi-out.h"
 
 #define SMF_MAX_BYTES (64 * 1024 * 1024)
 
@@ -330,6 +332,7 @@ join_cmdline(int argc, char **argv, char *buf, size_t size)
 	used = (size_t)snprintf(buf, size, "audiolat midi");
 	for (i = 0; i < argc && used < size; i++)
 		used += (size_t)snprintf(buf + used, size - used, " %s", argv[i]);
+	al_url_redact(buf, buf, size); /* a --db URL's password is never stored */
 }
 
 /* Pure: argv (argv[0] the subcommand) -> o, or AL_EXIT_USAGE with one line in err. */
@@ -501,12 +504,6 @@ parse_args(unsigned sub, int argc, char **argv, struct midi_opts *o, char *err, 
 	if (sub == SUB_SEND && o->filter.events != AL_MIDI_SEL_NOTE_ON)
 		return bad(err, err_size, "--events: not an option of midi send");
 	return 0;
-}
-
-int
-midi_port_error(const struct midi_opts *o, int rc, const char *err)
-{
-	return cli_fault("midi", rc, o->sub, err, NULL);
 }
 
 /* ---- analyze ---- */

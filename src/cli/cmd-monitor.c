@@ -380,7 +380,7 @@ on_checkpoint(void *ud, const struct al_monitor *m, const struct al_result *snap
 			cli_status_wanted(false) ? "\r\033[K" : "", (long long)c->db_id, c->db_path);
 	/* --json FILE is the result so far too (never stdout before the end) */
 	if (c->p->json_path && strcmp(c->p->json_path, "-"))
-		cli_write_text_file(c->p->json_path, text);
+		al_doc_write_text(c->p->json_path, text);
 	arena_end();
 }
 
@@ -598,7 +598,7 @@ cmd_monitor(int argc, char **argv)
 	if (!(p.json_path && !strcmp(p.json_path, "-")))
 		al_reporter_summary.write(&ri, stdout);
 	fflush(stdout);
-	if (p.json_path && (rc = cli_write_text_file(p.json_path, text)))
+	if (p.json_path && (rc = al_doc_write_text(p.json_path, text)))
 		exit_code = cli_cmd_error(AL_EXIT_RUNTIME, "monitor", "--json %s: %s", p.json_path,
 					  strerror(-rc));
 	if (db_put(&c, text))

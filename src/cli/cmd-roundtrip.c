@@ -15,16 +15,17 @@
 
 #include <jansson.h>
 
+#include "backend/backend.h"
 #include "backend/duplex.h"
 #include "core/clock.h"
 #include "core/rt.h"
 #include "core/units.h"
+#include "doc/doc.h"
 #include "roundtrip/mtdm.h"
 #include "roundtrip/summary.h"
 #include "cli.h"
 #include "commands.h"
 
-#define AL_SCHEMA_ROUNDTRIP "audiolat.roundtrip/1"
 #define READING_NS (250 * AL_NS_PER_MS)
 #define DEFAULT_DURATION_NS (5 * AL_NS_PER_SEC)
 #define MIN_DURATION_NS (2 * AL_NS_PER_SEC)
@@ -100,6 +101,7 @@ static const char roundtrip_help[] =
 
 struct rt_opts {
 	const char *backend;
+	const struct al_backend_ops *be; /* -b, resolved once */
 	const char *device;
 	const char *capture_device;
 	const char *in_port;
@@ -112,6 +114,21 @@ struct rt_opts {
 	const char *alsa_opt; /* the last of -C -r -P -n -p given, for the error */
 	int64_t duration_ns;
 };
+
+/* "alsa or jack": the backends with a duplex stream, for -b's error. */
+static const char *
+duplex_backends(void)
+{
+	static char names[128];
+	size_t i, len = 0, n = 0;
+
+	names[0] = '\0';
+	for (i = 0; al_backends[i]; i++)
+		if (al_backends[i]->duplex && len + 1 < sizeof(names))
+			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s",
+						n++ ? " or " : "", al_backends[i]->name);
+	return n ? names : "a backend with a duplex stream";
+}
 
 static int
 parse_args(int argc, char **argv, struct rt_opts *o)
@@ -193,9 +210,13 @@ parse_args(int argc, char **argv, struct rt_opts *o)
 	}
 	if (optind < argc)
 		return cli_usage_error(CMD, "unexpected argument '%s'", argv[optind]);
-	if (strcmp(o->backend, "jack") && strcmp(o->backend, "alsa"))
-		return cli_usage_error(CMD, "-b/--backend: '%s' is not jack or alsa", o->backend);
-	if (!strcmp(o->backend, "jack")) {
+	o->be = al_backend_find(o->backend);
+	/* an unbuilt backend says so (exit 4) */
+	if (!o->be || (!o->be->unavailable && !o->be->duplex))
+		return cli_usage_error(CMD, "-b/--backend: '%s' is not %s", o->backend,
+				       duplex_backends());
+	/* a server's client: the server's rate and period, its ports */
+	if (al_backend_can(o->be, AL_CAP_CALLBACK)) {
 		if (o->alsa_opt)
 			return cli_usage_error(CMD, "%s: only with -b alsa (JACK runs at the "
 					       "server's rate and period)", o->alsa_opt);
@@ -377,7 +398,7 @@ print_text(const struct run *x)
 {
 	const struct al_roundtrip_summary *s = &x->s;
 	double rate = x->info.rate_hz;
-	bool jack = !strcmp(x->o.backend, "jack");
+	bool jack = al_backend_can(x->o.be, AL_CAP_CALLBACK);
 
 	printf("roundtrip: %s, %u Hz, period %u frames", x->o.backend, x->info.rate_hz,
 	       x->info.period_frames);
@@ -521,12 +542,10 @@ cmd_roundtrip(int argc, char **argv)
 		return AL_EXIT_OK;
 	}
 	json_stdout = x.o.json_path && !strcmp(x.o.json_path, "-");
-	x.ops = al_duplex_find(x.o.backend);
-	if (!x.ops)
-		return cli_usage_error(CMD, "-b/--backend: no backend '%s'", x.o.backend);
-	if (x.ops->unavailable)
+	if (x.o.be->unavailable)
 		return cli_cmd_error(AL_EXIT_UNAVAILABLE, CMD, "%s: %s", x.o.backend,
-				     x.ops->unavailable);
+				     x.o.be->unavailable);
+	x.ops = x.o.be->duplex;
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.device = x.o.device;
@@ -593,20 +612,8 @@ cmd_roundtrip(int argc, char **argv)
 	}
 	if (x.o.json_path) {
 		json_t *doc = build_json(&x, argc, argv);
-		char *text = doc ? json_dumps(doc, JSON_INDENT(2)) : NULL;
-		int wrc = -ENOMEM;
+		int wrc = doc ? al_doc_write(x.o.json_path, doc, 0) : -ENOMEM;
 
-		if (text) {
-			size_t len = strlen(text);
-			char *nl = realloc(text, len + 2);
-
-			if (nl) {
-				text = nl;
-				strcpy(text + len, "\n");
-			}
-			wrc = cli_write_text_file(x.o.json_path, text);
-		}
-		free(text);
 		json_decref(doc);
 		if (wrc)
 			exit_code = cli_cmd_error(AL_EXIT_RUNTIME, CMD, "--json %s: %s",
@@ -615,7 +622,8 @@ cmd_roundtrip(int argc, char **argv)
 	if (x.stream_err) {
 		exit_code = cli_cmd_error(AL_EXIT_RUNTIME, CMD, "%s: the stream stopped during the "
 					  "run (%s)%s", x.o.backend, strerror(-x.stream_err),
-					  !strcmp(x.o.backend, "jack") ? ": the JACK server went away" :
+					  al_backend_can(x.o.be, AL_CAP_CALLBACK)
+						  ? ": the JACK server went away" :
 					  "");
 	} else if (x.s.status == AL_MTDM_NO_SIGNAL) {
 		exit_code = cli_cmd_error(AL_EXIT_RUNTIME, CMD, "no signal: %s; check the loop "

@@ -88,25 +88,16 @@ cmd_run(int argc, char **argv)
 	fflush(stdout);
 
 	if (p.json_path || !p.no_db) {
-		char *text = json_dumps(doc, JSON_INDENT(2));
-		int wrc = text ? 0 : -ENOMEM;
+		char *text = al_doc_text(doc, 0);
+		int wrc = text ? 0 : -ENOMEM, sc = 0;
 
-		if (text) {
-			size_t len = strlen(text);
-			char *nl = realloc(text, len + 2);
-
-			if (nl) {
-				text = nl;
-				strcpy(text + len, "\n");
-			}
-			if (p.json_path)
-				wrc = cli_write_text_file(p.json_path, text);
-		}
+		if (text && p.json_path)
+			wrc = al_doc_write_text(p.json_path, text);
 		/* the database gets the very bytes --json wrote */
 		if (!p.no_db && !text)
 			cli_warn("the result was not saved: %s", strerror(ENOMEM));
-		if (!p.no_db && (!text || cli_store_save_result(p.db_path, text, p.quiet)))
-			exit_code = AL_EXIT_RUNTIME;
+		if (!p.no_db && (!text || (sc = cli_store_save_result(p.db_path, text, p.quiet))))
+			exit_code = text ? sc : AL_EXIT_RUNTIME; /* 4: a server out of reach */
 		free(text);
 		if (wrc && p.json_path) {
 			cli_cmd_error(AL_EXIT_RUNTIME, "run", "--json %s: %s", p.json_path,

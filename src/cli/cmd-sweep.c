@@ -11,6 +11,7 @@
 #include "core/clock.h"
 #include "core/text.h"
 #include "core/units.h"
+#include "core/url.h"
 #include "report/doc.h"
 #include "report/report.h"
 #include "cli-store.h"
@@ -20,8 +21,6 @@
 #include "run-common.h"
 #include "run-opts.h"
 #include "sweep-opts.h"
-
-#define AL_SCHEMA_SWEEP "audiolat.sweep/1"
 
 /* One configuration of the grid and what its runs gave. */
 struct cell {
@@ -326,6 +325,7 @@ join(int argc, char **argv, char *buf, size_t size)
 
 	for (int i = 0; i < argc && used < size; i++)
 		used += (size_t)snprintf(buf + used, size - used, " %s", argv[i]);
+	al_url_redact(buf, buf, size); /* a --db URL's password is never stored */
 }
 
 /* Measure one run of cell c; its document goes into c->runs. */
@@ -373,7 +373,7 @@ run_once(const struct al_sweep_cli *sp, struct cell *c, int idx, int n_cells, in
 	if (!doc)
 		return cli_cmd_error(AL_EXIT_RUNTIME, "sweep", "out of memory");
 	if (!p.no_db) {
-		text = json_dumps(doc, JSON_INDENT(2));
+		text = al_doc_text(doc, 0);
 		if (!text || cli_store_save_result(p.db_path, text, sp->quiet))
 			rc = rc ? rc : AL_EXIT_RUNTIME;
 		free(text);
@@ -528,7 +528,7 @@ cmd_sweep(int argc, char **argv)
 		goto out;
 	}
 	if (sp.json_path) {
-		int wrc = cli_write_json(sp.json_path, doc);
+		int wrc = al_doc_write(sp.json_path, doc, 0);
 
 		if (wrc)
 			exit_code = cli_cmd_error(AL_EXIT_RUNTIME, "sweep", "--json %s: %s",

@@ -10,6 +10,7 @@ int cmd_history(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_push(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_roundtrip(int argc, char **argv);
 int cmd_report(int argc, char **argv);

@@ -127,18 +127,9 @@ write_report(const struct al_reporter *r, const struct al_report_input *in, cons
 	if (fclose(f) && !rc)
 		rc = -EIO;
 	if (!rc)
-		rc = cli_write_text_file(path, buf);
+		rc = al_doc_write_text(path, buf);
 	free(buf);
 	return rc;
-}
-
-int
-cli_write_json(const char *path, const json_t *doc)
-{
-	const struct al_report_doc d = { doc, NULL };
-	const struct al_report_input in = { .docs = &d, .n = 1 };
-
-	return write_report(&al_reporter_json, &in, path);
 }
 
 int

@@ -26,9 +26,6 @@ int cli_doc_load(const char *cmd, const char *arg, const char *db_opt, json_t **
 /* in for a message: control characters shown as '?' (size > 0). */
 void cli_printable(const char *in, char *out, size_t size);
 
-/* Write doc as indented JSON and a newline to path ("-" = stdout); 0 or -errno. */
-int cli_write_json(const char *path, const json_t *doc);
-
 /*
  * Render the HTML report of in[0..n) (with the comparison cmp, may be
  * NULL) to path ("-" = stdout). AL_EXIT_OK, or AL_EXIT_RUNTIME after one

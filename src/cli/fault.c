@@ -21,6 +21,7 @@ static const struct {
 	{ ENODEV, AL_EXIT_UNAVAILABLE, "no such device or server" },
 	{ ENXIO, AL_EXIT_UNAVAILABLE, "no such device or server" },
 	{ ECONNREFUSED, AL_EXIT_UNAVAILABLE, "no such device or server" },
+	{ ECONNRESET, AL_EXIT_UNAVAILABLE, "the server went away" },
 	/* in use */
 	{ EBUSY, AL_EXIT_UNAVAILABLE, "in use by another program" },
 	/* permission: the library names the limit (rtprio, memlock, tracefs) */

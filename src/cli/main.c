@@ -6,6 +6,7 @@
 #include <jansson.h>
 
 #include "backend/backend.h"
+#include "store/store.h"
 #include "cli.h"
 #include "commands.h"
 
@@ -17,6 +18,7 @@ const struct al_command al_commands[] = {
 	{ "show", cmd_show, "summarize one saved result" },
 	{ "export", cmd_export, "write a saved result's JSON document" },
 	{ "import", cmd_import, "save JSON result files in the results database" },
+	{ "push", cmd_push, "copy saved results to a shared (PostgreSQL) results database" },
 	{ "devices", cmd_devices, "list the ALSA PCMs and JACK servers and ports within reach" },
 	{ "roundtrip", cmd_roundtrip, "measure the delay of an audio loop to a fraction of a frame" },
 	{ "report", cmd_report, "write an HTML report with plots of one or more results" },
@@ -43,17 +45,31 @@ usage(FILE *f)
 		   "3 threshold exceeded, 4 backend or device unavailable\n");
 }
 
+/* the version, the backends built in, the libraries loaded (a module's table each) */
 static void
 version(void)
 {
+	static const struct al_lib_version cli_libs[] = {
+		{ "jansson", jansson_version_str },
+		{ NULL, NULL },
+	};
+	const struct al_lib_version *const tables[] = { al_backend_libs, al_store_libs, cli_libs };
+	const struct al_lib_version *l;
 	size_t i;
 
 	printf("audiolat %s\n", AL_VERSION);
-	printf("jansson %s\n", JANSSON_VERSION);
 	printf("backends:");
 	for (i = 0; al_backends[i]; i++)
-		printf(" %s%s", al_backends[i]->name, al_backends[i]->unavailable ? "(unavailable)" : "");
+		if (!al_backends[i]->unavailable)
+			printf(" %s", al_backends[i]->name);
 	printf("\n");
+	for (i = 0; al_backends[i]; i++)
+		if (al_backends[i]->unavailable)
+			printf("not built in: %s (%s)\n", al_backends[i]->name, al_backends[i]->unavailable);
+	printf("libraries:\n");
+	for (i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+		for (l = tables[i]; l->name; l++)
+			printf("  %-12s %s\n", l->name, l->version());
 }
 
 int

@@ -14,8 +14,9 @@
 #include "core/rt.h"
 #include "core/stats.h"
 #include "core/units.h"
+#include "load/phases.h"
 #include "cli.h"
-#include "cmd-midi.h"
+#include "midi-live.h"
 
 #define POLL_NS (20 * AL_NS_PER_MS)
 #define STATUS_NS (200 * AL_NS_PER_MS)
@@ -34,6 +35,7 @@ struct live {
 	struct al_phase_spec *spec;
 	size_t n_spec;
 	struct midi_phase *phases;
+	struct al_phase *run;          /* the driver's phases, copied into phases */
 	size_t n_phases;               /* reached */
 	int64_t start_ns;
 	int64_t duration_ns;           /* 0: until interrupted */
@@ -174,90 +176,77 @@ plan(struct live *L, int64_t default_ns)
 		L->duration_ns = default_ns;
 	}
 	L->phases = calloc(L->n_spec ? L->n_spec : 1, sizeof(*L->phases));
-	if (!L->phases)
+	L->run = calloc(L->n_spec ? L->n_spec : 1, sizeof(*L->run));
+	if (!L->phases || !L->run)
 		return cli_cmd_error(AL_EXIT_RUNTIME, "midi", "out of memory");
 	return 0;
 }
 
-/* Run the phases until the end, an interruption or a failure. */
+/* The driver's tick: take what the port has; a port that failed or a loop's -n ends it. */
+static int
+live_tick(void *ud, int64_t now_ns)
+{
+	struct live *L = ud;
+
+	(void)now_ns;
+	if (collect(L)) {
+		snprintf(L->err, sizeof(L->err), "out of memory for the messages");
+		return -ENOMEM;
+	}
+	if (al_midi_port_status(L->port, L->err, sizeof(L->err)))
+		return -EIO;
+	if (!strcmp(L->cmd, "loop") && L->o->count && L->got.n >= (size_t)L->o->count)
+		return 1;
+	return 0;
+}
+
+static void
+live_status(void *ud, int64_t now_ns)
+{
+	status_line(ud, now_ns);
+}
+
+/* Run the phases (the phase driver) until the end, an interruption or a failure. */
 static void
 measure(struct live *L)
 {
-	size_t n = L->n_spec ? L->n_spec : 1, i;
-	struct al_phase *tmp = calloc(1, sizeof(*tmp));
-	int64_t now_ns, phase_end_ns, next_status_ns, end_ns;
-	struct al_load_set *set;
 	bool status = cli_status_wanted(L->o->quiet);
-	char err[AL_WARN_LEN];
-	int rc;
+	struct al_phase_driver d = {
+		.spec = L->spec, .n_spec = L->n_spec, .load_opts = &L->o->load_opts,
+		.stop_requested = &cli_stop_requested,
+		.tick = live_tick, .tick_ns = POLL_NS,
+		.status = status ? live_status : NULL, .status_ns = STATUS_NS,
+		.ud = L, .phases = L->run,
+	};
+	size_t i;
 
-	if (!tmp) {
-		L->failed = true;
-		snprintf(L->err, sizeof(L->err), "out of memory");
-		return;
-	}
 	L->start_ns = al_clock_now_ns();
-	next_status_ns = L->start_ns;
-	end_ns = L->duration_ns ? L->start_ns + L->duration_ns : 0;
-	for (i = 0; i < n && !L->failed && !L->interrupted; i++) {
+	d.origin_ns = L->start_ns;
+	d.end_ns = L->duration_ns ? L->start_ns + L->duration_ns : 0;
+	al_phase_driver_run(&d);
+	L->interrupted = d.interrupted;
+	L->failed = d.ended < 0;
+	L->n_phases = d.n_done;
+	for (i = 0; i < L->n_phases; i++) {
 		struct midi_phase *ph = &L->phases[i];
-		const struct al_phase_spec *sp = L->n_spec ? &L->spec[i] : NULL;
+		const struct al_phase *rp = &L->run[i];
 
-		set = NULL;
-		snprintf(ph->name, sizeof(ph->name), "%s", sp ? sp->name : "idle");
-		al_load_phase_describe(sp, &L->o->load_opts, ph->load, sizeof(ph->load));
-		if (sp && al_load_phase_start(sp, &L->o->load_opts, &set, err, sizeof(err)) < 0) {
-			snprintf(ph->error, sizeof(ph->error), "%s", err);
-			set = NULL;
-		}
-		now_ns = al_clock_now_ns();
-		ph->start_ns = now_ns - L->start_ns;
-		/* a phase gets its full time from when its loads started */
-		phase_end_ns = sp && sp->duration_ns ? now_ns + sp->duration_ns : end_ns;
-		L->n_phases = i + 1;
-		for (;;) {
-			if (collect(L)) {
-				L->failed = true;
-				snprintf(L->err, sizeof(L->err), "out of memory for the messages");
-				break;
-			}
-			if (cli_stop_requested) {
-				L->interrupted = true;
-				break;
-			}
-			if (al_midi_port_status(L->port, L->err, sizeof(L->err))) {
-				L->failed = true;
-				break;
-			}
-			if (!strcmp(L->cmd, "loop") && L->o->count &&
-			    L->got.n >= (size_t)L->o->count)
-				break;
-			if (set && (rc = al_load_phase_poll(set, err, sizeof(err))) < 0 && !ph->error[0])
-				snprintf(ph->error, sizeof(ph->error), "%s", err);
-			now_ns = al_clock_now_ns();
-			if (phase_end_ns && now_ns >= phase_end_ns)
-				break;
-			if (status && now_ns >= next_status_ns) {
-				status_line(L, now_ns);
-				next_status_ns = now_ns + STATUS_NS;
-			}
-			al_clock_sleep_until_ns(phase_end_ns && phase_end_ns - now_ns < POLL_NS
-							? phase_end_ns : now_ns + POLL_NS);
-		}
-		if (set) {
-			memset(tmp, 0, sizeof(*tmp));
-			if (al_load_phase_stop(set, tmp) < 0 && !ph->error[0])
-				snprintf(ph->error, sizeof(ph->error), "%s",
-					 tmp->error[0] ? tmp->error : "a load failed");
-			snprintf(ph->load, sizeof(ph->load), "%s", tmp->load[0] ? tmp->load : ph->load);
-			memcpy(ph->throughput, tmp->throughput, sizeof(ph->throughput));
-			ph->n_throughput = tmp->n_throughput;
-		}
-		ph->end_ns = al_clock_now_ns() - L->start_ns;
+		snprintf(ph->name, sizeof(ph->name), "%s", rp->name);
+		snprintf(ph->load, sizeof(ph->load), "%s", rp->load);
+		snprintf(ph->error, sizeof(ph->error), "%s", rp->error);
+		ph->start_ns = rp->start_ns;
+		ph->end_ns = rp->end_ns;
+		memcpy(ph->throughput, rp->throughput, sizeof(ph->throughput));
+		ph->n_throughput = rp->n_throughput;
 	}
 	if (status)
 		fprintf(stderr, "\r\033[K");
-	free(tmp);
+}
+
+int
+midi_port_error(const struct midi_opts *o, int rc, const char *err)
+{
+	return cli_fault("midi", rc, o->sub, err, NULL);
 }
 
 /* Open the port after the common setup; an exit code, 0 when open. */
@@ -355,6 +344,7 @@ live_free(struct live *L)
 	for (i = 0; L->phases && i < (L->n_spec ? L->n_spec : 1); i++)
 		free(L->phases[i].st);
 	free(L->phases);
+	free(L->run);
 	if (L->spec)
 		al_load_spec_free(L->spec);
 	free(L->got.m);

@@ -11,7 +11,7 @@
 #include "report/report.h"
 #include "cli.h"
 #include "cli-store.h"
-#include "cmd-midi.h"
+#include "midi-out.h"
 
 #define HIST_ROWS 24
 #define HIST_BAR 40
@@ -335,16 +335,6 @@ stats_into(json_t *o, const struct al_midi_stats *st, bool with_hist)
 }
 
 static json_t *
-system_json(const struct al_sysinfo *s)
-{
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:s}", "sysname", s->sysname,
-			 "hostname", s->nodename, "machine", s->machine, "kernel_release",
-			 s->release, "kernel_version", s->version, "preempt", s->preempt,
-			 "preempt_source", s->preempt_source, "cpu_model", s->cpu_model, "cpus",
-			 s->cpus, "clocksource", s->clocksource);
-}
-
-static json_t *
 port_json(const struct midi_report *r)
 {
 	const struct midi_opts *o = r->o;
@@ -421,19 +411,15 @@ midi_report_json(const struct midi_report *r)
 {
 	const struct midi_opts *o = r->o;
 	bool loop = !strcmp(r->kind, "loop"), live = strcmp(r->kind, "analyze") != 0;
-	json_t *doc = json_object(), *cfg = json_object(), *w = json_array(), *src;
-	char started[40];
+	json_t *doc = al_doc_new(loop ? AL_SCHEMA_MIDI_LOOP : AL_SCHEMA_MIDI, r->kind);
+	json_t *cfg = json_object(), *w = json_array(), *src;
 	int i;
 
 	if (!doc || !cfg || !w)
 		return NULL;
-	al_clock_format_iso(r->started_at_ns, started, sizeof(started));
-	json_object_set_new(doc, "schema", json_string(loop ? MIDI_LOOP_SCHEMA : MIDI_SCHEMA));
-	json_object_set_new(doc, "kind", json_string(r->kind));
-	json_object_set_new(doc, "tool_version", json_string(AL_VERSION));
-	json_object_set_new(doc, "cmdline", json_string(o->cmdline));
-	json_object_set_new(doc, "label", jstr(o->label));
-	json_object_set_new(doc, "started_at", json_string(started));
+	json_object_set_new(doc, "cmdline", al_json_text(o->cmdline));
+	json_object_set_new(doc, "label", al_json_text(o->label));
+	json_object_set_new(doc, "started_at", al_doc_time(r->started_at_ns));
 	json_object_set_new(doc, "duration_ns", live ? json_integer(r->duration_ns) : json_null());
 	json_object_set_new(doc, "interrupted", json_boolean(r->interrupted));
 
@@ -494,7 +480,7 @@ midi_report_json(const struct midi_report *r)
 		}
 	}
 	json_object_set_new(doc, "source", src);
-	json_object_set_new(doc, "system", system_json(&r->sys));
+	json_object_set_new(doc, "system", al_doc_system(&r->sys, NULL, -1));
 	if (live) {
 		json_object_set_new(doc, "realtime", json_boolean(r->realtime));
 		json_object_set_new(doc, "priority", json_integer(r->realtime ? o->prio : 0));
@@ -541,9 +527,8 @@ int
 midi_report_emit(const struct midi_report *r, bool save)
 {
 	const struct midi_opts *o = r->o;
-	char *text = NULL, *nl;
+	char *text = NULL;
 	json_t *doc;
-	size_t len;
 	int rc, exit_code = AL_EXIT_OK;
 
 	save = save && !o->no_db;
@@ -551,18 +536,12 @@ midi_report_emit(const struct midi_report *r, bool save)
 		return AL_EXIT_OK;
 	doc = midi_report_json(r);
 	if (doc)
-		text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		text = al_doc_text(doc, JSON_PRESERVE_ORDER);
 	json_decref(doc);
 	if (!text)
 		return cli_cmd_error(AL_EXIT_RUNTIME, "midi", "%s: out of memory for the JSON", o->sub);
-	len = strlen(text);
-	nl = realloc(text, len + 2);
-	if (nl) {
-		text = nl;
-		strcpy(text + len, "\n");
-	}
 	if (o->json_path) {
-		rc = cli_write_text_file(o->json_path, text);
+		rc = al_doc_write_text(o->json_path, text);
 		if (rc)
 			exit_code = cli_cmd_error(AL_EXIT_RUNTIME, "midi", "%s: --json %s: %s", o->sub,
 						  o->json_path, strerror(-rc));

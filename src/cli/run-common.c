@@ -8,6 +8,7 @@
 #include "check/check.h"
 #include "core/clock.h"
 #include "core/units.h"
+#include "core/url.h"
 #include "load/load.h"
 #include "run/run.h"
 #include "cli.h"
@@ -44,18 +45,19 @@ join_cmdline(int argc, char **argv, char *buf, size_t size)
 	used += (size_t)snprintf(buf, size, "audiolat");
 	for (i = 0; i < argc && used < size; i++)
 		used += (size_t)snprintf(buf + used, size - used, " %s", argv[i]);
+	al_url_redact(buf, buf, size); /* a --db URL's password is never stored */
 }
 
 static int
 map_run_error(const char *cmd, const struct al_run_cli *p, const struct al_result *r, int rc)
 {
-	const struct al_backend_ops *b = al_backend_find(p->cfg.backend);
+	const struct al_backend_ops *b = p->backend;
 	char what[160];
 
 	if (b && b->unavailable)
 		return cli_cmd_error(AL_EXIT_UNAVAILABLE, cmd, "backend %s: %s", b->name,
 				     b->unavailable);
-	if (rc == -EINVAL && b && !b->list && p->cfg.device[0])
+	if (rc == -EINVAL && b && !al_backend_can(b, AL_CAP_DEVICE) && p->cfg.device[0])
 		return cli_cmd_error(AL_EXIT_USAGE, cmd, "-D/--device: the %s backend has no devices",
 				     p->cfg.backend);
 	if (rc == -ERANGE) /* the option that asked for it */
@@ -103,6 +105,7 @@ cli_run_measure(const char *cmd, struct al_run_cli *p, int argc, char **argv, bo
 		o.load_opts = &p->load_opts;
 	}
 	o.cfg = p->cfg;
+	o.backend = p->backend;
 	o.stop_requested = &cli_stop_requested;
 	o.trace = p->trace;
 	o.trace_threshold_ns = p->trace_threshold_ns;
@@ -119,7 +122,12 @@ cli_run_measure(const char *cmd, struct al_run_cli *p, int argc, char **argv, bo
 		fprintf(stderr, "\r\033[K");
 	if (rc && !r->n_phases)
 		return map_run_error(cmd, p, r, rc);
-	if (rc == -ECONNRESET) {
+	if (rc == -ECONNRESET && !strcmp(r->cfg.backend, "pipewire")) {
+		cli_cmd_error(AL_EXIT_RUNTIME, cmd,
+			      "the PipeWire server went away during the run; "
+			      "reporting what was measured");
+		exit_code = AL_EXIT_RUNTIME;
+	} else if (rc == -ECONNRESET) {
 		cli_cmd_error(AL_EXIT_RUNTIME, cmd,
 			      "the JACK server '%s' went away during the run; "
 			      "reporting what was measured",

@@ -31,6 +31,8 @@ enum {
 	OPT_NEAREST,
 	OPT_TONE,
 	OPT_FRAGMENTS,
+	OPT_BLAME,
+	OPT_NO_BLAME,
 	OPT_LOAD_BASE = 512, /* + index into al_load_optdefs */
 };
 
@@ -67,6 +69,8 @@ static const struct option run_opts[] = {
 	{ "nearest", no_argument, NULL, OPT_NEAREST },
 	{ "tone", required_argument, NULL, OPT_TONE },
 	{ "fragments", required_argument, NULL, OPT_FRAGMENTS },
+	{ "blame", no_argument, NULL, OPT_BLAME },
+	{ "no-blame", no_argument, NULL, OPT_NO_BLAME },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -81,9 +85,12 @@ const char al_run_help[] =
 	"stream:\n"
 	"  -b, --backend NAME     sim (default: a simulated card, no hardware needed),\n"
 	"                         alsa (an ALSA PCM), jack (a JACK or PipeWire client),\n"
+	"                         pipewire (a node in PipeWire's graph, docs/pipewire.md),\n"
 	"                         oss (/dev/dsp, ALSA's OSS emulation: blocking writes)\n"
 	"  -D, --device NAME      alsa: the PCM (default 'default'; audiolat devices lists\n"
 	"                         them); jack: the server (default $JACK_DEFAULT_SERVER);\n"
+	"                         pipewire: the node to link to (target.object: its name,\n"
+	"                         description or id; default the default sink/source);\n"
 	"                         oss: the device file (default /dev/dsp)\n"
 	"  -r, --rate HZ          sample rate (default 48000)\n"
 	"  -P, --period FRAMES    frames per period (default 64)\n"
@@ -91,13 +98,16 @@ const char al_run_help[] =
 	"      --fragments NxB    latencytest's form: N periods of B bytes of 16-bit\n"
 	"                         stereo (3x256 = -n 3 -P 64)\n"
 	"  -L, --cpu-load PCT     busy work per period, % of a period (default 80)\n"
-	"      --capture          record instead of play (alsa, jack)\n"
-	"      --duplex           record and play (alsa, jack)\n"
+	"      --capture          record instead of play (alsa, jack, pipewire)\n"
+	"      --duplex           record and play (alsa, jack, pipewire)\n"
 	"      --mmap             mmap transfers instead of read/write (alsa)\n"
 	"      --nearest          take the rate and period the device gives (alsa, oss;\n"
 	"                         else a device that cannot come close is refused)\n"
 	"      --tone HZ          play a sine instead of silence, to hear the drop-outs\n"
-	"                         (alsa, jack)\n"
+	"                         (alsa, jack, pipewire)\n"
+	"      --blame            pipewire: name the node(s) that made each xrun and late\n"
+	"                         cycle (PipeWire's profiler; on by default where it\n"
+	"                         loads, and then required); --no-blame: leave it off\n"
 	"scheduling:\n"
 	"  -p, --priority PRIO    SCHED_FIFO priority 1..99, 0 = SCHED_OTHER (default 80)\n"
 	"  -a, --affinity CPU     pin the audio thread to CPU\n"
@@ -202,15 +212,10 @@ parse_fragments(const char *arg, struct al_config *c, char *err, size_t err_size
 
 /* The stream options the chosen backend cannot honour. */
 static int
-check_stream_opts(const struct al_config *c, char *err, size_t err_size)
+check_stream_opts(const struct al_backend_ops *ops, const struct al_config *c, char *err,
+		  size_t err_size)
 {
-	bool real = !strcmp(c->backend, "alsa") || !strcmp(c->backend, "jack");
-	bool oss = !strcmp(c->backend, "oss");
-	const char *opt = !real && c->capture ? "--capture"
-			  : !real && c->duplex ? "--duplex"
-			  : !real && c->tone_hz ? "--tone"
-			  : !real && !oss && c->nearest ? "--nearest"
-			  : strcmp(c->backend, "alsa") && c->mmap ? "--mmap" : NULL;
+	const char *opt = al_backend_refuses(ops, c);
 
 	if (opt)
 		return bad(err, err_size, "%s: not with the %s backend", opt, c->backend);
@@ -219,7 +224,11 @@ check_stream_opts(const struct al_config *c, char *err, size_t err_size)
 	if (c->capture && c->tone_hz)
 		return bad(err, err_size, "%s: not with %s (nothing is played)", "--tone",
 			   "--capture");
-	if (c->tone_hz && c->tone_hz * 2 >= c->rate_hz && strcmp(c->backend, "jack")) {
+	if (c->blame > 0 && !al_backend_can(ops, AL_CAP_BLAME))
+		return bad(err, err_size, "%s: not with the %s backend", "--blame", c->backend);
+	/* a callback backend's rate is its server's: checked when it is known */
+	if (c->tone_hz && c->tone_hz * 2 >= c->rate_hz &&
+	    !al_backend_can(ops, AL_CAP_CALLBACK)) {
 		snprintf(err, err_size, "--tone: %d Hz is not below half the rate (%lld Hz)",
 			 c->tone_hz, (long long)c->rate_hz);
 		return -EINVAL;
@@ -249,6 +258,7 @@ al_run_parse_args(int argc, char **argv, struct al_run_cli *p, char *err, size_t
 
 	memset(p, 0, sizeof(*p));
 	snprintf(c->backend, sizeof(c->backend), "sim");
+	p->backend = al_backend_find(c->backend);
 	c->rate_hz = 48000;
 	c->period_frames = 64;
 	c->periods = 3;
@@ -265,7 +275,8 @@ al_run_parse_args(int argc, char **argv, struct al_run_cli *p, char *err, size_t
 	while ((opt = getopt_long(argc, argv, SHORT_OPTS, long_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'b':
-			if (!al_backend_find(optarg))
+			p->backend = al_backend_find(optarg);
+			if (!p->backend)
 				return bad(err, err_size, "%s: unknown backend '%s'", "-b/--backend",
 					   optarg);
 			snprintf(c->backend, sizeof(c->backend), "%s", optarg);
@@ -403,6 +414,12 @@ al_run_parse_args(int argc, char **argv, struct al_run_cli *p, char *err, size_t
 		case OPT_NEAREST:
 			c->nearest = true;
 			break;
+		case OPT_BLAME:
+			c->blame = 1;
+			break;
+		case OPT_NO_BLAME:
+			c->blame = -1;
+			break;
 		case OPT_TONE:
 			rc = num("--tone", optarg, 1, 96000, &v, err, err_size);
 			if (!rc)
@@ -437,5 +454,5 @@ al_run_parse_args(int argc, char **argv, struct al_run_cli *p, char *err, size_t
 	}
 	if (optind < argc)
 		return bad(err, err_size, "%s'%s'", "unexpected argument ", argv[optind]);
-	return check_stream_opts(c, err, err_size);
+	return check_stream_opts(p->backend, c, err, err_size);
 }

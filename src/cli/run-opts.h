@@ -9,10 +9,12 @@
 #include "core/result.h"
 #include "load/load.h"
 
+struct al_backend_ops;
 struct al_run_opts;
 
 struct al_run_cli {
 	struct al_config cfg;
+	const struct al_backend_ops *backend; /* -b, resolved once (cfg.backend is its name) */
 	const char *json_path;  /* NULL, a file, or "-" */
 	bool trace;             /* --trace */
 	int64_t trace_threshold_ns; /* --trace-threshold, 0: half the buffer */

@@ -72,7 +72,10 @@ al_result_alloc(struct al_result *r, const struct al_config *cfg, size_t n_phase
 	r->xrun_events = calloc(xrun_cap ? xrun_cap : 1, sizeof(*r->xrun_events));
 	r->windows = calloc(r->window_cap, sizeof(*r->windows));
 	r->spans = calloc(AL_SPANS_MAX, sizeof(*r->spans));
-	if (!r->phases || !r->xrun_events || !r->windows || !r->spans) {
+	r->segments = calloc(AL_SEGMENTS_MAX, sizeof(*r->segments));
+	r->period_changes = calloc(AL_PERIOD_CHANGES_MAX, sizeof(*r->period_changes));
+	if (!r->phases || !r->xrun_events || !r->windows || !r->spans || !r->segments ||
+	    !r->period_changes) {
 		al_result_free(r);
 		return -ENOMEM;
 	}
@@ -83,6 +86,9 @@ al_result_alloc(struct al_result *r, const struct al_config *cfg, size_t n_phase
 		snprintf(r->phases[i].load, sizeof(r->phases[i].load), "none");
 	}
 	al_period_stats_init(&r->total);
+	for (i = 0; i < AL_SEGMENTS_MAX; i++)
+		al_period_stats_init(&r->segments[i].stats);
+	al_rt_prefault(r->period_changes, AL_PERIOD_CHANGES_MAX * sizeof(*r->period_changes));
 	al_rt_prefault(r->xrun_events, xrun_cap * sizeof(*r->xrun_events));
 	al_rt_prefault(r->windows, r->window_cap * sizeof(*r->windows));
 	al_rt_prefault(r->spans, AL_SPANS_MAX * sizeof(*r->spans));
@@ -98,6 +104,14 @@ al_result_free(struct al_result *r)
 	free(r->xrun_events);
 	free(r->windows);
 	free(r->spans);
+	free(r->segments);
+	free(r->period_changes);
+	free(r->graph);
+	r->segments = NULL;
+	r->n_segments = 0;
+	r->period_changes = NULL;
+	r->n_period_changes = 0;
+	r->graph = NULL;
 	r->windows = NULL;
 	r->spans = NULL;
 	r->n_spans = 0;
@@ -147,6 +161,11 @@ record_window(struct al_result *r, const struct al_sample *s, int phase, int64_t
 		w->interval_max_ns = s->wake_ns - s->prev_wake_ns;
 	w->periods++;
 	w->wakeups++;
+	if (s->clock_valid) {
+		w->delay_sum_frames += s->delay_frames;
+		w->rate_diff_sum += s->rate_diff;
+		w->clock_n++;
+	}
 	if (i + 1 > r->n_windows)
 		r->n_windows = i + 1;
 	if (s->xrun_start_ns) {
@@ -171,12 +190,13 @@ charge_missed(struct al_period_stats *st, int64_t first_ns, int64_t step_ns, uin
 }
 
 static inline void
-keep_span(struct al_result *r, int64_t due_ns, int64_t serve_ns, uint64_t n, int phase)
+keep_span(struct al_result *r, int64_t due_ns, int64_t serve_ns, uint64_t n, int phase,
+	  int64_t p_ns, bool keep)
 {
-	if (!r) /* al_period_stats_record(): statistics only */
+	if (!keep)
 		return;
 	if (r->n_spans < AL_SPANS_MAX)
-		r->spans[r->n_spans++] = (struct al_span){ due_ns, serve_ns, n, phase };
+		r->spans[r->n_spans++] = (struct al_span){ due_ns, serve_ns, n, phase, p_ns };
 	else
 		r->spans_dropped++;
 }
@@ -193,20 +213,20 @@ al_sample_spans(const struct al_sample *s, int64_t p_ns, struct al_span out[3])
 		return 0;
 	if (before)
 		out[n++] = (struct al_span){ s->boundary_ns - (int64_t)before * p_ns, s->wake_ns,
-					     before, 0 };
+					     before, 0, p_ns };
 	if (!after)
 		return n;
 	if (lat_ns >= p_ns) {
 		by_wake = (uint64_t)(lat_ns / p_ns);
 		if (by_wake > after)
 			by_wake = after;
-		out[n++] = (struct al_span){ s->boundary_ns + p_ns, s->wake_ns, by_wake, 0 };
+		out[n++] = (struct al_span){ s->boundary_ns + p_ns, s->wake_ns, by_wake, 0, p_ns };
 	}
 	if (after > by_wake) {
 		int64_t seen_ns = s->seen_ns > s->wake_ns ? s->seen_ns : s->wake_ns;
 
 		out[n++] = (struct al_span){ s->boundary_ns + (int64_t)(by_wake + 1) * p_ns, seen_ns,
-					     after - by_wake, 0 };
+					     after - by_wake, 0, p_ns };
 	}
 	return n;
 }
@@ -218,7 +238,7 @@ al_sample_spans(const struct al_sample *s, int64_t p_ns, struct al_span out[3])
  */
 static int64_t
 record_missed(struct al_result *r, struct al_period_stats *st, const struct al_sample *s,
-	      int64_t p_ns, int phase)
+	      int phase, int64_t p_ns, bool keep)
 {
 	int64_t worst_ns = s->wake_ns - s->boundary_ns;
 	struct al_span sp[3];
@@ -231,15 +251,65 @@ record_missed(struct al_result *r, struct al_period_stats *st, const struct al_s
 		charge_missed(st, top_ns - (int64_t)(sp[i].n - 1) * p_ns, p_ns, sp[i].n);
 		if (top_ns > worst_ns)
 			worst_ns = top_ns;
-		keep_span(r, sp[i].due_ns, sp[i].serve_ns, sp[i].n, phase);
+		keep_span(r, sp[i].due_ns, sp[i].serve_ns, sp[i].n, phase, p_ns, keep);
 	}
 	return worst_ns;
 }
 
-/* The period into st (r: its spans too, NULL: none); returns the largest charge. */
-static inline int64_t
-stats_record(struct al_result *r, struct al_period_stats *st, const struct al_sample *s,
-	     int64_t period_ns, int phase)
+/*
+ * The segment this period belongs to: a new one when the server changed
+ * its period (a change is also an event). Returns its period.
+ */
+static int64_t
+segment_of(struct al_result *r, const struct al_sample *s, struct al_segment **seg)
+{
+	int64_t frames = s->period_frames > 0 ? s->period_frames : r->cfg.period_frames;
+	int64_t rate = s->rate_hz > 0 ? s->rate_hz : r->cfg.rate_hz;
+	struct al_segment *cur = r->n_segments ? &r->segments[r->n_segments - 1] : NULL;
+
+	if (cur && (cur->period_frames == frames && cur->rate_hz == rate)) {
+		*seg = cur;
+		return cur->period_ns;
+	}
+	if (cur) {
+		if (r->n_period_changes < AL_PERIOD_CHANGES_MAX)
+			r->period_changes[r->n_period_changes++] = (struct al_period_change){
+				.t_ns = s->boundary_ns - r->start_mono_ns,
+				.from_frames = cur->period_frames,
+				.from_rate_hz = cur->rate_hz,
+				.to_frames = frames,
+				.to_rate_hz = rate,
+			};
+		else
+			r->period_changes_dropped++;
+	}
+	if (r->n_segments >= AL_SEGMENTS_MAX) {
+		/* no room: the last stretch goes on at the new period */
+		r->segments_merged++;
+		cur->period_frames = frames;
+		cur->rate_hz = rate;
+		cur->period_ns = al_frames_to_ns(frames, rate);
+		*seg = cur;
+		return cur->period_ns;
+	}
+	if (cur)
+		cur->end_ns = s->boundary_ns;
+	cur = &r->segments[r->n_segments];
+	cur->start_ns = s->boundary_ns;
+	cur->end_ns = 0;
+	cur->period_frames = frames;
+	cur->rate_hz = rate;
+	cur->period_ns = r->n_segments || s->period_frames > 0 ? al_frames_to_ns(frames, rate)
+							       : r->period_ns;
+	r->n_segments++; /* read after the run */
+	*seg = cur;
+	return cur->period_ns;
+}
+
+/* One period into one set of statistics; the largest charge. */
+static int64_t
+account(struct al_result *r, struct al_period_stats *st, const struct al_sample *s, int phase,
+	int64_t p_ns, bool keep)
 {
 	int64_t wake_lat_ns = s->wake_ns - s->boundary_ns, worst_ns = wake_lat_ns;
 
@@ -247,10 +317,10 @@ stats_record(struct al_result *r, struct al_period_stats *st, const struct al_sa
 	st->wakeups++;
 	al_hist_add(&st->wakeup_ns, wake_lat_ns);
 	if (s->missed_before > 0 || s->missed > 0)
-		worst_ns = record_missed(r, st, s, period_ns, phase);
+		worst_ns = record_missed(r, st, s, phase, p_ns, keep);
 	if (s->prev_wake_ns) {
 		int64_t interval_ns = s->wake_ns - s->prev_wake_ns;
-		int64_t dev_ns = abs64(interval_ns - period_ns);
+		int64_t dev_ns = abs64(interval_ns - p_ns);
 
 		al_hist_add(&st->interval_ns, interval_ns);
 		st->within_1ms += dev_ns <= AL_NS_PER_MS;
@@ -271,7 +341,8 @@ stats_record(struct al_result *r, struct al_period_stats *st, const struct al_sa
 int64_t
 al_period_stats_record(struct al_period_stats *st, const struct al_sample *s, int64_t period_ns)
 {
-	return stats_record(NULL, st, s, period_ns, 0);
+	/* statistics only: no spans kept, so no result needed */
+	return account(NULL, st, s, 0, period_ns, false);
 }
 
 void
@@ -279,9 +350,15 @@ al_result_record(struct al_result *r, const struct al_sample *s)
 {
 	int phase = atomic_load_explicit(&r->live.phase, memory_order_relaxed);
 	struct al_period_stats *st = &r->phases[phase].stats;
-	int64_t wake_lat_ns = s->wake_ns - s->boundary_ns, worst_ns;
+	int64_t wake_lat_ns = s->wake_ns - s->boundary_ns, worst_ns, p_ns = r->period_ns;
+	struct al_segment *seg = NULL;
 
-	worst_ns = stats_record(r, st, s, r->period_ns, phase);
+	/* (only a server that sets the period says it: the others' never changes) */
+	if (r->segments && s->period_frames > 0)
+		p_ns = segment_of(r, s, &seg);
+	worst_ns = account(r, st, s, phase, p_ns, true);
+	if (seg)
+		account(r, &seg->stats, s, phase, p_ns, false);
 	if (s->xrun_start_ns) {
 		size_t n = atomic_load_explicit(&r->n_xrun_events, memory_order_relaxed);
 
@@ -309,7 +386,8 @@ al_result_record(struct al_result *r, const struct al_sample *s)
 static void
 spread_span(struct al_result *r, const struct al_span *sp)
 {
-	int64_t p_ns = r->period_ns, t0_ns = sp->due_ns - r->start_mono_ns;
+	int64_t p_ns = sp->period_ns > 0 ? sp->period_ns : r->period_ns;
+	int64_t t0_ns = sp->due_ns - r->start_mono_ns;
 	uint64_t k = 0, k2, cnt;
 
 	while (k < sp->n) {
@@ -368,6 +446,21 @@ al_result_finish(struct al_result *r)
 	for (i = 0; i < r->n_spans; i++)
 		spread_span(r, &r->spans[i]);
 	r->n_spans = 0; /* spread once */
+	for (i = 0; i < r->n_segments; i++) {
+		struct al_segment *seg = &r->segments[i];
+		struct al_period_stats *st = &seg->stats;
+
+		al_hist_init(&st->wake_ns);
+		al_hist_merge(&st->wake_ns, &st->wakeup_ns);
+		al_hist_merge(&st->wake_ns, &st->missed_ns);
+		/* relative to the stream start, once */
+		if (r->start_mono_ns && seg->start_ns >= r->start_mono_ns) {
+			seg->start_ns -= r->start_mono_ns;
+			seg->end_ns = seg->end_ns ? seg->end_ns - r->start_mono_ns : r->duration_ns;
+		}
+		if (seg->start_ns < 0)
+			seg->start_ns = 0;
+	}
 }
 
 void

@@ -13,11 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "graph.h"
 #include "hist.h"
 #include "sysinfo.h"
 
-#define AL_SCHEMA_RUN "audiolat.run/2"
-#define AL_SCHEMA_RUN_V1 "audiolat.run/1" /* still read: per-wake-up statistics */
 #define AL_NAME_MAX 64
 #define AL_LOAD_DESC_MAX 512
 #define AL_WARN_MAX 8
@@ -40,6 +39,7 @@ struct al_config {
 	int64_t window_ns;        /* time series window, 0: default (100 ms, longer for long runs) */
 	char load_spec[AL_LOAD_DESC_MAX]; /* as given, "" when none */
 	/* real devices (alsa, jack) */
+	int blame;                /* --blame 1, --no-blame -1, 0: where the server allows it (pipewire) */
 	bool capture;             /* --capture: record instead of play */
 	bool duplex;              /* --duplex: record and play */
 	bool mmap;                /* --mmap: mmap transfers instead of read/write */
@@ -68,6 +68,13 @@ struct al_backend_info {
 	uint64_t bound_estimated; /* of them, estimated (a fitted grid, our account), not read */
 	char bound_note[160];     /* how the estimated ones were found, "" */
 	char negative_note[160];  /* what can make a wake latency negative here, "" when nothing */
+	/*
+	 * The real-time priority of the thread that measured, when it is the
+	 * backend's own (a server's data thread, PipeWire): rt_known, and
+	 * rt_priority (0: SCHED_OTHER). The run driver reports it as the run's.
+	 */
+	bool rt_known;
+	int rt_priority;
 };
 
 /*
@@ -155,6 +162,9 @@ struct al_xrun_event {
  */
 struct al_window {
 	int64_t wake_min_ns;   /* per period due, missed periods included */
+	int64_t delay_sum_frames; /* the device clock's delay, summed over clock_n cycles */
+	double rate_diff_sum;  /* its rate against CLOCK_MONOTONIC, the same */
+	uint32_t clock_n;      /* cycles that gave them (0: not known) */
 	int64_t wake_max_ns;
 	int64_t wake_sum_ns;
 	int64_t interval_max_ns;
@@ -174,7 +184,33 @@ struct al_span {
 	int64_t serve_ns;
 	uint64_t n;
 	int32_t phase;
+	int64_t period_ns;     /* the period they were due at */
 };
+
+/*
+ * A stretch of the run at one period: a server that changes its quantum or
+ * rate during the run (PipeWire's clock.force-quantum) starts a new one.
+ * The statistics of each stretch are its own (the phases' span them).
+ */
+struct al_segment {
+	int64_t start_ns;      /* its first boundary (absolute; relative to the stream start after finish) */
+	int64_t end_ns;        /* the next one's first boundary, or the end of the run */
+	int64_t period_frames;
+	int64_t rate_hz;
+	int64_t period_ns;
+	struct al_period_stats stats;
+};
+
+#define AL_SEGMENTS_MAX 8      /* stretches kept; later changes add to the last */
+
+/* A change of period during the run (an event of the result). */
+struct al_period_change {
+	int64_t t_ns;          /* the first boundary at the new period, relative to the stream start */
+	int64_t from_frames, from_rate_hz;
+	int64_t to_frames, to_rate_hz;
+};
+
+#define AL_PERIOD_CHANGES_MAX 256
 
 #define AL_SPANS_MAX 16384
 
@@ -240,6 +276,17 @@ struct al_sample {
 	int64_t xrun_ns;
 	int64_t lost_periods;
 	enum al_xrun_source xrun_source;
+	/*
+	 * A server that sets the period (PipeWire's quantum): this period's
+	 * frames and rate; 0: the one the stream opened with. A change
+	 * starts a new segment.
+	 */
+	int64_t period_frames;
+	int64_t rate_hz;
+	/* the device clock's delay (frames) and rate_diff this period, when clock_valid */
+	bool clock_valid;
+	int64_t delay_frames;
+	double rate_diff;
 };
 
 /* Counters for a live status line; written by the audio thread only. */
@@ -254,6 +301,7 @@ struct al_result {
 	struct al_config cfg;
 	struct al_sysinfo sys;
 	char tool_version[32];
+	char uuid[37];              /* the document's id (al_uuid_random()); "" when none */
 	char cmdline[1024];
 	bool realtime;              /* SCHED_FIFO really applied */
 	int priority;               /* applied priority, 0 when SCHED_OTHER */
@@ -296,6 +344,15 @@ struct al_result {
 	int n_checks;
 
 	struct al_backend_info backend; /* filled by the backend's info(), may be empty */
+
+	struct al_segment *segments; /* stretches of one period, AL_SEGMENTS_MAX allocated */
+	size_t n_segments;           /* written by the audio thread; 1 when the period never changed */
+	struct al_period_change *period_changes;
+	size_t n_period_changes;
+	uint64_t period_changes_dropped; /* changes past AL_PERIOD_CHANGES_MAX (still split) */
+	uint64_t segments_merged;    /* changes past AL_SEGMENTS_MAX: counted in the last segment */
+
+	struct al_graph *graph;      /* graph blame (PipeWire's profiler), NULL when none */
 
 	char warnings[AL_WARN_MAX][AL_WARN_LEN];
 	int n_warnings;

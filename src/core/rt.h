@@ -17,6 +17,13 @@ struct al_rt {
 	int dma_latency_us; /* -1: untouched */
 };
 
+/*
+ * Where an ordinary user's rtprio and memlock limits belong: the file
+ * Debian's jackd2 installs (from /usr/share/jackd/audio.conf, enabled by
+ * dpkg-reconfigure -p high jackd2) for the audio group.
+ */
+#define AL_RT_LIMITS_FILE "/etc/security/limits.d/audio.conf"
+
 void al_rt_init(struct al_rt *rt);
 
 /* mlockall(MCL_CURRENT | MCL_FUTURE); 0 or -errno. */

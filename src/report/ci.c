@@ -219,6 +219,22 @@ cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The percentile method: [tail, 1 - tail] of the n replicates d (sorted here). */
+static void
+percentile_interval(double *d, int n, double tail, struct al_ci *out)
+{
+	size_t lo, hi;
+
+	qsort(d, (size_t)n, sizeof(*d), cmp_double);
+	lo = (size_t)floor(tail * n);
+	hi = (size_t)ceil((1 - tail) * n) - 1;
+	if (hi >= (size_t)n)
+		hi = (size_t)n - 1;
+	out->lo = d[lo];
+	out->hi = d[hi];
+	out->lo_ok = out->hi_ok = true;
+}
+
 /* Cumulative bucket counts of h, for a binary search per replicate; NULL on ENOMEM. */
 static uint64_t *
 cumulative(const struct al_dhist *h)
@@ -281,7 +297,6 @@ al_ci_quantile_diff(const struct al_ci_sample *a, const struct al_ci_sample *b, 
 	uint64_t *cum_a = NULL, *cum_b = NULL;
 	double *d = NULL, tail = (1 - conf) / 2;
 	struct al_rng rng;
-	size_t lo, hi;
 	int i;
 
 	memset(out, 0, sizeof(*out));
@@ -305,14 +320,138 @@ al_ci_quantile_diff(const struct al_ci_sample *a, const struct al_ci_sample *b, 
 	}
 	free(cum_a);
 	free(cum_b);
-	qsort(d, (size_t)resamples, sizeof(*d), cmp_double);
-	lo = (size_t)floor(tail * resamples);
-	hi = (size_t)ceil((1 - tail) * resamples) - 1;
-	if (hi >= (size_t)resamples)
-		hi = (size_t)resamples - 1;
-	out->lo = d[lo];
-	out->hi = d[hi];
-	out->lo_ok = out->hi_ok = true;
+	percentile_interval(d, resamples, tail, out);
+	free(d);
+	return 0;
+}
+
+/*
+ * One replicate of a group's statistic: m runs drawn with replacement,
+ * each run's q-quantile redrawn from its own histogram (the second level;
+ * q <= 0: the run's value as it is), averaged.
+ */
+static double
+draw_group(struct al_rng *rng, const struct al_ci_group *g, uint64_t *const *cum, double q)
+{
+	double sum = 0, v;
+	size_t i, r;
+
+	for (i = 0; i < g->n; i++) {
+		r = (size_t)(al_rng_uniform(rng) * (double)g->n);
+		if (r >= g->n)
+			r = g->n - 1;
+		if (q > 0 && g->runs[r].h && g->runs[r].h->count)
+			v = draw_quantile(rng, &g->runs[r], cum[r], q);
+		else
+			v = g->value[r];
+		/* on the log scale: a ratio of geometric means (v >= 1 ns) */
+		sum += g->log ? log(v > 1 ? v : 1) : v;
+	}
+	return sum / (double)g->n;
+}
+
+static void
+free_cums(uint64_t **cum, size_t n)
+{
+	size_t i;
+
+	for (i = 0; cum && i < n; i++)
+		free(cum[i]);
+	free(cum);
+}
+
+static uint64_t **
+group_cums(const struct al_ci_group *g, double q)
+{
+	uint64_t **cum = calloc(g->n ? g->n : 1, sizeof(*cum));
+	size_t i;
+
+	if (!cum)
+		return NULL;
+	for (i = 0; q > 0 && i < g->n; i++) {
+		if (!g->runs[i].h)
+			continue;
+		cum[i] = cumulative(g->runs[i].h);
+		if (!cum[i]) {
+			free_cums(cum, g->n);
+			return NULL;
+		}
+	}
+	return cum;
+}
+
+/* The standard normal's upper quantile: z with P(Z > z) = p, by bisection on erfc. */
+static double
+normal_upper(double p)
+{
+	double lo = -10, hi = 10, mid;
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		mid = (lo + hi) / 2;
+		if (0.5 * erfc(mid / sqrt(2)) > p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/* Student's t upper quantile with v degrees of freedom from z (Cornish-Fisher, 3 terms). */
+static double
+t_upper(double z, double v)
+{
+	double z3 = z * z * z, z5 = z3 * z * z, z7 = z5 * z * z;
+
+	return z + (z3 + z) / (4 * v) + (5 * z5 + 16 * z3 + 3 * z) / (96 * v * v) +
+	       (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * v * v * v);
+}
+
+double
+al_ci_expanded_tail(double conf, size_t n)
+{
+	double tail = (1 - conf) / 2, z;
+
+	if (n < 2)
+		return tail;
+	/* Hesterberg's expanded percentile interval: the tail whose normal
+	 * quantile is sqrt(n / (n - 1)) t(n - 1) */
+	z = sqrt((double)n / (double)(n - 1)) * t_upper(normal_upper(tail), (double)(n - 1));
+	return 0.5 * erfc(z / sqrt(2));
+}
+
+int
+al_ci_group_diff(const struct al_ci_group *a, const struct al_ci_group *b, double q,
+		 int resamples, uint64_t seed, double conf, struct al_ci *out)
+{
+	double *d, tail = (1 - conf) / 2;
+	uint64_t **cum_a, **cum_b;
+	struct al_rng rng;
+	int i;
+
+	memset(out, 0, sizeof(*out));
+	if (a->n < 1 || b->n < 1 || resamples < 100 || q >= 1 || !(conf > 0 && conf < 1))
+		return -EINVAL;
+	d = malloc((size_t)resamples * sizeof(*d));
+	cum_a = group_cums(a, q);
+	cum_b = group_cums(b, q);
+	if (!d || !cum_a || !cum_b) {
+		free(d);
+		free_cums(cum_a, a->n);
+		free_cums(cum_b, b->n);
+		return -ENOMEM;
+	}
+	al_rng_seed(&rng, seed);
+	for (i = 0; i < resamples; i++) {
+		double ga = draw_group(&rng, a, cum_a, q);
+
+		d[i] = draw_group(&rng, b, cum_b, q) - ga;
+	}
+	free_cums(cum_a, a->n);
+	free_cums(cum_b, b->n);
+	/* few runs: a percentile interval of a resampled mean is too narrow */
+	tail = al_ci_expanded_tail(conf, a->n < b->n ? a->n : b->n);
+	percentile_interval(d, resamples, tail, out);
 	free(d);
 	return 0;
 }

@@ -96,4 +96,42 @@ struct al_ci_sample {
 int al_ci_quantile_diff(const struct al_ci_sample *a, const struct al_ci_sample *b, double q,
 			int resamples, uint64_t seed, double conf, struct al_ci *out);
 
+/*
+ * A group of runs (one kernel, one host, one label): each run's
+ * histogram and effective size, and the run's own value of the statistic
+ * (its q-quantile, or its max).
+ */
+struct al_ci_group {
+	const struct al_ci_sample *runs; /* n of them; .h may be NULL when q <= 0 */
+	const double *value;             /* n: each run's figure */
+	size_t n;
+	bool log;                        /* average log(figure): the interval is of the
+					  * log of the ratio of geometric means */
+};
+
+/*
+ * The hierarchical bootstrap across runs (docs/compare.md, "Groups of
+ * runs"): interval at level conf for the difference of the groups' mean
+ * run figure, b - a. Each replicate resamples the runs of each group with
+ * replacement and, for a quantile (0 < q < 1), redraws each chosen run's
+ * q-quantile from its histogram with its effective size (the periods
+ * within the run); q <= 0 takes each chosen run's value as it is (the
+ * max, for which a within-run bootstrap does not work). The spread
+ * between runs is what the interval measures. With few runs the
+ * percentile interval of a resampled mean is too narrow (its spread is
+ * (n-1)/n of the mean's, and the mean's distribution is t-like), so the
+ * interval is Hesterberg's expanded percentile interval:
+ * al_ci_expanded_tail() of the smaller group. 0, -EINVAL or -ENOMEM.
+ */
+/*
+ * The tail to cut from each side of the replicates for level conf with n
+ * runs: the normal tail of sqrt(n/(n-1)) * t(1 - tail, n - 1) (Hesterberg
+ * 2015, "What teachers should know about the bootstrap"): 0.0086 for
+ * n = 10 at 95 %, (1 - conf)/2 for n < 2 and as n grows.
+ */
+double al_ci_expanded_tail(double conf, size_t n);
+
+int al_ci_group_diff(const struct al_ci_group *a, const struct al_ci_group *b, double q,
+		     int resamples, uint64_t seed, double conf, struct al_ci *out);
+
 #endif

@@ -19,8 +19,6 @@
 
 #include "report.h"
 
-#define AL_SCHEMA_COMPARE "audiolat.compare/1"
-#define AL_SCHEMA_COMPARE_MIDI "audiolat.compare-midi/1"
 
 struct al_compare_opts {
 	double confidence; /* 0.95 */
@@ -60,5 +58,36 @@ int al_compare_midi(const struct al_report_doc *in, size_t n, const struct al_co
 		    json_t **out);
 /* Its table and verdicts as text, or Markdown. */
 void al_compare_midi_table(const json_t *cmp, bool markdown, FILE *f);
+
+/* Groups of runs: compare --group-by (compare-group.c) */
+enum al_group_key { AL_GROUP_KERNEL, AL_GROUP_HOST, AL_GROUP_LABEL };
+/* below this many runs in a group (or its baseline): "not enough runs" */
+#define AL_GROUP_MIN_RUNS 3
+
+struct al_group_opts {
+	enum al_group_key key;
+	const char *baseline;  /* the baseline group's name; NULL: the first group met */
+	double confidence;     /* 0.95 */
+	int resamples;         /* >= 100 */
+	uint64_t seed;
+};
+
+/* "kernel", "host", "label" <-> the key: 0 or -EINVAL */
+int al_group_key_parse(const char *s, enum al_group_key *key);
+const char *al_group_key_name(enum al_group_key key);
+
+/*
+ * Group the runs in[0..n) by o->key (a run without the field is in
+ * "(none)") into an audiolat.compare-groups/1 document: a row per group
+ * (runs, mean and min-max of p50, p99 and max wake latency over its runs,
+ * xruns) and, for every other group against the baseline, a verdict per
+ * statistic from al_ci_group_diff(). 0, -EINVAL (with one line in err:
+ * no runs, a document that is not a run, an unknown --baseline) or
+ * -ENOMEM.
+ */
+int al_compare_groups(const struct al_report_doc *in, size_t n, const struct al_group_opts *o,
+		      json_t **out, char *err, size_t err_size);
+/* The table and the verdict lines (Markdown when asked). */
+void al_compare_groups_text(const json_t *cmp, bool markdown, FILE *f);
 
 #endif

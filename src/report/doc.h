@@ -14,22 +14,7 @@
 
 #include <jansson.h>
 
-/*
- * The value at a dotted path ("total.wake_latency_ns.p99"), NULL when a
- * part is missing or not an object. Array elements are not addressed.
- */
-json_t *al_doc_get(const json_t *o, const char *path);
-/* An integer (or a real rounded down) at path, else dflt. */
-int64_t al_doc_int(const json_t *o, const char *path, int64_t dflt);
-/* A number (integer or real) at path, else dflt. */
-double al_doc_real(const json_t *o, const char *path, double dflt);
-/* A string at path, else dflt. */
-const char *al_doc_str(const json_t *o, const char *path, const char *dflt);
-/* true/false at path, else dflt. */
-bool al_doc_bool(const json_t *o, const char *path, bool dflt);
-
-#define AL_SCHEMA_MIDI "audiolat.midi/1"
-#define AL_SCHEMA_MIDI_LOOP "audiolat.midi-loop/1"
+#include "doc/doc.h"
 
 /*
  * Is doc a document the report understands: an object with "schema"

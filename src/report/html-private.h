@@ -122,6 +122,8 @@ void al__html_midi_section(struct html_ctx *c, const struct al_report_doc *in, s
 			   const struct al_dhist *h);
 /* The comparison (audiolat.compare/1) with every verdict. */
 void al__html_compare_section(FILE *f, const json_t *cmp);
+/* html-groups.c: a comparison of groups of runs (audiolat.compare-groups/1) */
+void al__html_groups_section(struct html_ctx *c, const json_t *cmp);
 /* The runs among in[0..n) (h[i] goes with in[i]) in one table and one CCDF. */
 void al__html_overview(struct html_ctx *c, const struct al_report_doc *in, size_t n,
 		       const struct al_dhist *h);

@@ -158,17 +158,49 @@ percentile_table(FILE *f, const json_t *doc)
 	fputs("</tbody></table>\n", f);
 }
 
+/* The causes of an xrun or a late cycle (graph blame): "name (id N) busy X; ...", escaped. */
+static void
+causes_cell(FILE *f, const json_t *causes)
+{
+	const json_t *c;
+	size_t k;
+	char d[32];
+
+	fputs("<td>", f);
+	if (!json_array_size(causes))
+		fputs("-", f);
+	json_array_foreach(causes, k, c)
+	{
+		if (k)
+			fputs("; ", f);
+		esc(f, al_doc_str(c, "name", "?"));
+		fprintf(f, " (id %" PRId64 ") ", al_doc_int(c, "id", 0));
+		if (al_doc_bool(c, "driver", false)) {
+			al__html_dur(al_doc_int(c, "wait_ns", 0), d, sizeof(d));
+			fprintf(f, "began it %s late", d);
+		} else {
+			al__html_dur(al_doc_int(c, "busy_ns", 0), d, sizeof(d));
+			fprintf(f, "%s, busy %s%s%s", al_doc_str(c, "state", "?"),
+				al_doc_bool(c, "busy_at_least", false) ? "&ge; " : "", d,
+				al_doc_bool(c, "self", false) ? " (audiolat)" : "");
+		}
+	}
+	fputs("</td>", f);
+}
+
 static void
 xrun_table(FILE *f, const json_t *doc)
 {
 	const json_t *events = json_object_get(doc, "xrun_events"), *ev;
 	size_t i, n = json_array_size(events);
 	int64_t dropped = al_doc_int(doc, "xrun_events_dropped", 0);
+	bool blame = json_is_object(json_object_get(doc, "graph"));
 
 	if (!n)
 		return;
 	fprintf(f, "<h3>Xruns</h3>\n<table class=\"xruns\"><thead><tr><th>#</th><th>at</th>"
-		   "<th>starved</th><th>periods lost</th><th>phase</th></tr></thead><tbody>\n");
+		   "<th>starved</th><th>periods lost</th><th>phase</th>%s</tr></thead><tbody>\n",
+		blame ? "<th>cause (graph blame)</th>" : "");
 	json_array_foreach(events, i, ev)
 	{
 		if (i == 100)
@@ -178,6 +210,8 @@ xrun_table(FILE *f, const json_t *doc)
 		al__html_td_dur(f, ev, "duration_ns");
 		al__html_td_int(f, ev, "lost_periods");
 		al__html_td_str(f, al_doc_str(ev, "phase", NULL));
+		if (blame)
+			causes_cell(f, json_object_get(ev, "blame"));
 		fputs("</tr>\n", f);
 	}
 	fputs("</tbody></table>\n", f);
@@ -186,6 +220,70 @@ xrun_table(FILE *f, const json_t *doc)
 			"<p class=\"small\">%zu xrun(s) listed in the result, the first %zu shown; "
 			"%" PRId64 " more not kept.</p>\n",
 			n, n < 100 ? n : 100, dropped);
+}
+
+/* Graph blame: per node of the graph, pw-top's columns as distributions; the late cycles. */
+static void
+graph_table(FILE *f, const json_t *doc)
+{
+	const json_t *g = json_object_get(doc, "graph"), *n, *late;
+	size_t i, nl;
+
+	if (!json_is_object(g))
+		return;
+	fputs("<h3>Graph blame</h3>\n", f);
+	if (!al_doc_bool(g, "active", false)) {
+		fputs("<p class=\"small\">No blame: ", f);
+		esc(f, al_doc_str(g, "note", "no profiler"));
+		fputs("</p>\n", f);
+		return;
+	}
+	late = json_object_get(g, "late_cycles");
+	nl = json_array_size(late);
+	fprintf(f, "<p class=\"small\">%s, driver ", al_doc_str(g, "source", "?"));
+	esc(f, al_doc_str(g, "driver.name", "?"));
+	fprintf(f, ": %" PRId64 " cycles, %zu late (%" PRId64 " not complete by their deadline, %" PRId64
+		   " begun late), %" PRId64 " driver xruns.</p>\n",
+		al_doc_int(g, "cycles", 0), nl, al_doc_int(g, "incomplete", 0),
+		al_doc_int(g, "late_starts", 0), al_doc_int(g, "driver_xruns", 0));
+	fputs("<table class=\"nodes\"><thead><tr><th>node</th><th>id</th><th>runs</th>"
+	      "<th>unfinished</th><th>blamed</th><th>WAIT p50</th><th>WAIT p99</th>"
+	      "<th>BUSY p50</th><th>BUSY p99</th><th>BUSY max</th></tr></thead><tbody>\n", f);
+	json_array_foreach(json_object_get(g, "nodes"), i, n)
+	{
+		fputs("<tr><td>", f);
+		esc(f, al_doc_str(n, "name", "?"));
+		fputs(al_doc_bool(n, "self", false) ? " (audiolat)"
+		      : al_doc_bool(n, "driver", false) ? " (driver)" : "", f);
+		fputs("</td>", f);
+		al__html_td_int(f, n, "id");
+		al__html_td_int(f, n, "runs");
+		al__html_td_int(f, n, "unfinished");
+		al__html_td_int(f, n, "blamed");
+		al__html_td_dur(f, n, "wait_ns.p50");
+		al__html_td_dur(f, n, "wait_ns.p99");
+		al__html_td_dur(f, n, "busy_ns.p50");
+		al__html_td_dur(f, n, "busy_ns.p99");
+		al__html_td_dur(f, n, "busy_ns.max");
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table>\n", f);
+	if (!nl)
+		return;
+	fputs("<table class=\"late\"><thead><tr><th>late cycle at</th><th>past deadline</th>"
+	      "<th>quantum</th><th>cause</th></tr></thead><tbody>\n", f);
+	for (i = 0; i < nl && i < 100; i++) {
+		const json_t *lc = json_array_get(late, i);
+
+		fprintf(f, "<tr><td class=\"num\">%.3f s</td>", al_doc_real(lc, "t_ns", 0) / 1e9);
+		al__html_td_dur(f, lc, "late_ns");
+		al__html_td_dur(f, lc, "quantum_ns");
+		causes_cell(f, json_object_get(lc, "causes"));
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table>\n", f);
+	if (nl > 100)
+		fprintf(f, "<p class=\"small\">%zu late cycles, the first 100 shown.</p>\n", nl);
 }
 
 static void
@@ -328,6 +426,7 @@ al__html_run_section(struct html_ctx *c, const struct al_report_doc *in, size_t 
 	percentile_table(f, doc);
 	phase_table(f, doc);
 	xrun_table(f, doc);
+	graph_table(f, doc);
 	spike_table(f, doc);
 	config_tables(f, doc);
 	al__html_checks_table(f, doc);

@@ -281,6 +281,17 @@ xrun_marks(struct al_plot *p, const json_t *events, const struct bin *b, size_t 
 				" period(s) lost, phase ",
 				t, dd, al_doc_int(ev, "lost_periods", 0));
 			esc(p->f, al_doc_str(ev, "phase", "?"));
+			{
+				/* graph blame: the xrun marker says whom */
+				const json_t *bl = json_object_get(ev, "blame"), *c;
+				size_t k;
+
+				json_array_foreach(bl, k, c)
+				{
+					fputs(k ? ", " : "; cause: ", p->f);
+					esc(p->f, al_doc_str(c, "name", "?"));
+				}
+			}
 			fputs("</title>", p->f);
 			if (x2 - x > 1)
 				fprintf(p->f,

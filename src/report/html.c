@@ -86,8 +86,10 @@ page_head(FILE *f, const struct al_report_input *in, const char *title)
 	fputs("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n"
 	      "<meta charset=\"utf-8\"/>\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
-	      "<meta name=\"generator\" content=\"audiolat " AL_VERSION "\"/>\n<title>",
+	      "<meta name=\"generator\" content=\"audiolat ",
 	      f);
+	esc(f, AL_VERSION);
+	fputs("\"/>\n<title>", f);
 	esc(f, title);
 	if (in->n == 1) {
 		fputs(": ", f);
@@ -102,7 +104,9 @@ page_head(FILE *f, const struct al_report_input *in, const char *title)
 static void
 page_foot(FILE *f)
 {
-	fputs("<footer>Made by audiolat " AL_VERSION ". Wake latency: how late the audio thread "
+	fputs("<footer>Made by audiolat ", f);
+	esc(f, AL_VERSION);
+	fputs(". Wake latency: how late the audio thread "
 	      "woke after its period boundary, for every period due (a period a stall swallowed "
 	      "counts until the thread was next seen running); max latency is its longest, and "
 	      "its share of the buffer the factor. Interval: the time between wake-ups, "
@@ -135,6 +139,14 @@ html_write(const struct al_report_input *in, FILE *f)
 	if (rc)
 		goto out;
 	page_head(f, in, title);
+	/* groups of runs: the comparison of the groups is the page */
+	if (cmp && !strcmp(al_doc_str(cmp, "schema", ""), AL_SCHEMA_COMPARE_GROUPS)) {
+		al__html_groups_section(&c, cmp);
+		page_foot(f);
+		if (fflush(f) || ferror(f))
+			rc = -EIO;
+		goto out;
+	}
 	/* a comparison of runs; MIDI results have no section of their comparison */
 	if (cmp && !strcmp(al_doc_str(cmp, "schema", ""), AL_SCHEMA_COMPARE))
 		al__html_compare_section(f, cmp);

@@ -11,87 +11,7 @@
 
 #include "core/clock.h"
 #include "core/stats.h"
-#include "json-check.h"
 #include "report.h"
-
-/*
- * A JSON string from text that came from outside (hostnames, command
- * lines, device names): bytes that are not valid UTF-8 become '?', so one
- * odd byte never costs the whole document.
- */
-json_t *
-al_json_text(const char *s)
-{
-	json_t *j;
-	char *copy;
-	size_t i;
-
-	if (!s)
-		return json_null();
-	j = json_string(s);
-	if (j)
-		return j;
-	copy = strdup(s);
-	if (!copy)
-		return NULL;
-	for (i = 0; copy[i]; i++)
-		if ((unsigned char)copy[i] >= 0x80 || (copy[i] < 0x20 && copy[i] != '\t'))
-			copy[i] = '?';
-	j = json_string(copy);
-	free(copy);
-	return j;
-}
-
-static json_t *
-json_ns_or_null(int64_t v_ns, int64_t none)
-{
-	return v_ns == none ? json_null() : json_integer(v_ns);
-}
-
-/* NAN (not measured) is null. */
-static json_t *
-json_real_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-json_t *
-al_json_summary(const struct al_hist *h)
-{
-	struct al_summary s;
-
-	al_stats_summarize(h, &s);
-	if (!s.count)
-		return json_pack("{s:i, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:i, s:i, s:i}",
-				 "count", 0, "min", "mean", "stddev", "p50", "p90", "p99", "p999",
-				 "p9999", "max", "overflow", 0, "underflow", 0, "negative", 0);
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
-			 "count", (json_int_t)s.count, "min", (json_int_t)s.min_ns, "mean",
-			 (json_int_t)s.mean_ns, "stddev", (json_int_t)s.stddev_ns, "p50",
-			 (json_int_t)s.p50_ns, "p90", (json_int_t)s.p90_ns, "p99",
-			 (json_int_t)s.p99_ns, "p999", (json_int_t)s.p999_ns, "p9999",
-			 (json_int_t)s.p9999_ns, "max", (json_int_t)s.max_ns, "overflow",
-			 (json_int_t)h->overflow, "underflow", (json_int_t)h->underflow, "negative",
-			 (json_int_t)h->negative);
-}
-
-static void
-append_bucket(void *ud, int64_t low_ns, int64_t high_ns, uint64_t count)
-{
-	json_array_append_new(ud, json_pack("[I, I, I]", (json_int_t)low_ns, (json_int_t)high_ns,
-					    (json_int_t)count));
-}
-
-json_t *
-al_json_histogram(const struct al_hist *h)
-{
-	json_t *buckets = json_array();
-
-	al_hist_foreach(h, append_bucket, buckets);
-	return json_pack("{s:I, s:I, s:I, s:I, s:o}", "count", (json_int_t)h->count, "overflow",
-			 (json_int_t)h->overflow, "underflow", (json_int_t)h->underflow, "negative",
-			 (json_int_t)h->negative, "buckets", buckets);
-}
 
 static json_t *
 stats_json(const struct al_result *r, const struct al_period_stats *st)
@@ -108,16 +28,16 @@ stats_json(const struct al_result *r, const struct al_period_stats *st)
 	if (!o)
 		return NULL;
 	json_object_set_new(o, "max_latency_pct_of_buffer",
-			    json_real_or_null(al_stats_max_latency_pct(st, r->buffer_ns)));
+			    al_json_real_or_null(al_stats_max_latency_pct(st, r->buffer_ns)));
 	json_object_set_new(o, "max_interval_pct_of_buffer",
-			    json_real_or_null(al_stats_max_interval_pct(st, r->buffer_ns)));
-	json_object_set_new(o, "within_1ms_pct", json_real_or_null(al_stats_within_pct(st, 1)));
-	json_object_set_new(o, "within_2ms_pct", json_real_or_null(al_stats_within_pct(st, 2)));
+			    al_json_real_or_null(al_stats_max_interval_pct(st, r->buffer_ns)));
+	json_object_set_new(o, "within_1ms_pct", al_json_real_or_null(al_stats_within_pct(st, 1)));
+	json_object_set_new(o, "within_2ms_pct", al_json_real_or_null(al_stats_within_pct(st, 2)));
 	json_object_set_new(o, "within_1ms_pct_per_wakeup",
-			    json_real_or_null(al_stats_within_pct_per_wakeup(st, 1)));
+			    al_json_real_or_null(al_stats_within_pct_per_wakeup(st, 1)));
 	json_object_set_new(o, "within_2ms_pct_per_wakeup",
-			    json_real_or_null(al_stats_within_pct_per_wakeup(st, 2)));
-	json_object_set_new(o, "min_margin_ns", json_ns_or_null(st->min_margin_ns, INT64_MAX));
+			    al_json_real_or_null(al_stats_within_pct_per_wakeup(st, 2)));
+	json_object_set_new(o, "min_margin_ns", al_json_int_or_null(st->min_margin_ns, INT64_MAX));
 	json_object_set_new(o, "histogram",
 			    json_pack("{s:o, s:o, s:o}", "wake_latency_ns",
 				      al_json_histogram(&st->wake_ns), "wake_latency_per_wakeup_ns",
@@ -142,24 +62,10 @@ config_json(const struct al_result *r)
 			 c->affinity_cpu < 0 ? json_null() : json_integer(c->affinity_cpu),
 			 "duration_ns", (json_int_t)c->duration_ns, "dma_latency_us",
 			 c->dma_latency_us < 0 ? json_null() : json_integer(c->dma_latency_us),
-			 "max_latency_ns", json_ns_or_null(c->max_latency_ns, 0), "fail_on_xrun",
+			 "max_latency_ns", al_json_int_or_null(c->max_latency_ns, 0), "fail_on_xrun",
 			 c->fail_on_xrun, "load", al_json_text(c->load_spec[0] ? c->load_spec : NULL),
-			 "window_ns", json_ns_or_null(c->window_ns, 0), "label",
+			 "window_ns", al_json_int_or_null(c->window_ns, 0), "label",
 			 al_json_text(c->label[0] ? c->label : NULL));
-}
-
-static json_t *
-system_json(const struct al_result *r)
-{
-	const struct al_sysinfo *s = &r->sys;
-
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:o}", "sysname",
-			 al_json_text(s->sysname), "hostname", al_json_text(s->nodename), "kernel_release",
-			 al_json_text(s->release), "kernel_version", al_json_text(s->version), "machine",
-			 al_json_text(s->machine), "preempt", al_json_text(s->preempt), "preempt_source",
-			 al_json_text(s->preempt_source), "cpu_model", al_json_text(s->cpu_model), "cpus",
-			 s->cpus, "clocksource", al_json_text(s->clocksource), "checks",
-			 r->n_checks ? al_json_checks(r->checks, r->n_checks) : json_null());
 }
 
 static json_t *
@@ -197,23 +103,27 @@ timeseries_json(const struct al_result *r)
 		json_t *row;
 
 		if (w->periods)
-			row = json_pack("[I, i, I, I, I, o, i, o, i]", (json_int_t)(i * r->window_ns),
+			row = json_pack("[I, i, I, I, I, o, i, o, i, o, o]", (json_int_t)(i * r->window_ns),
 					(int)w->periods, (json_int_t)w->wake_min_ns,
 					(json_int_t)(w->wake_sum_ns / w->periods),
 					(json_int_t)w->wake_max_ns,
 					w->wakeups > 1 || w->interval_max_ns
 						? json_integer(w->interval_max_ns) : json_null(),
 					(int)w->xruns, al_json_text(r->phases[w->phase].name),
-					(int)w->wakeups);
+					(int)w->wakeups,
+					w->clock_n ? json_integer((json_int_t)(w->delay_sum_frames /
+									   (int64_t)w->clock_n))
+						   : json_null(),
+					w->clock_n ? json_real(w->rate_diff_sum / w->clock_n) : json_null());
 		else /* no period was due in this window: the stream was stopped */
-			row = json_pack("[I, i, n, n, n, n, i, n, i]", (json_int_t)(i * r->window_ns), 0,
-					(int)w->xruns, 0);
+			row = json_pack("[I, i, n, n, n, n, i, n, i, n, n]", (json_int_t)(i * r->window_ns),
+					0, (int)w->xruns, 0);
 		json_array_append_new(rows, row);
 	}
-	return json_pack("{s:I, s:[s, s, s, s, s, s, s, s, s], s:o, s:I, s:I}", "window_ns",
+	return json_pack("{s:I, s:[s, s, s, s, s, s, s, s, s, s, s], s:o, s:I, s:I}", "window_ns",
 			 (json_int_t)r->window_ns, "columns", "t_ns", "periods", "wake_min_ns",
 			 "wake_mean_ns", "wake_max_ns", "interval_max_ns", "xruns", "phase",
-			 "wakeups", "rows", rows, "periods_dropped", (json_int_t)r->windows_dropped,
+			 "wakeups", "delay_frames", "rate_diff", "rows", rows, "periods_dropped", (json_int_t)r->windows_dropped,
 			 "missed_runs_dropped", (json_int_t)r->spans_dropped);
 }
 
@@ -232,9 +142,10 @@ stream_config_json(json_t *o, const struct al_result *r)
 	json_object_set_new(o, "tone_hz", c->tone_hz ? json_integer(c->tone_hz) : json_null());
 	json_object_set_new(o, "channels", c->channels ? json_integer(c->channels) : json_null());
 	json_object_set_new(o, "format", al_json_text(c->format[0] ? c->format : NULL));
-	json_object_set_new(o, "requested_rate", json_ns_or_null(c->req_rate_hz, 0));
-	json_object_set_new(o, "requested_period_frames", json_ns_or_null(c->req_period_frames, 0));
-	json_object_set_new(o, "requested_periods", json_ns_or_null(c->req_periods, 0));
+	json_object_set_new(o, "requested_rate", al_json_int_or_null(c->req_rate_hz, 0));
+	json_object_set_new(o, "requested_period_frames", al_json_int_or_null(c->req_period_frames, 0));
+	json_object_set_new(o, "requested_periods", al_json_int_or_null(c->req_periods, 0));
+	json_object_set_new(o, "blame", c->blame ? json_boolean(c->blame > 0) : json_null());
 }
 
 /* What the backend saw: its setup, clocks, JACK's DSP load, where xrun durations came from. */
@@ -288,11 +199,160 @@ spikes_json(const struct al_result *r)
 		json_array_append_new(
 			arr, json_pack("{s:I, s:I, s:o, s:o, s:b, s:o}", "t_ns", (json_int_t)s->t_ns,
 				       "latency_ns", (json_int_t)s->latency_ns, "woken_ns",
-				       json_ns_or_null(s->woken_ns, -1), "switched_in_ns",
-				       json_ns_or_null(s->switched_in_ns, -1), "truncated",
+				       al_json_int_or_null(s->woken_ns, -1), "switched_in_ns",
+				       al_json_int_or_null(s->switched_in_ns, -1), "truncated",
 				       s->truncated, "causes", causes));
 	}
 	return arr;
+}
+
+/* One cause of a late cycle (graph blame, docs/pipewire.md). */
+static json_t *
+cause_json(const struct al_graph_cause *c)
+{
+	return json_pack("{s:i, s:o, s:s, s:o, s:I, s:b, s:b, s:b}", "id", (int)c->id, "name",
+			 al_json_text(c->name),
+			 "state", c->driver ? "late-start" : al_node_status_name(c->status),
+			 "wait_ns", al_json_int_or_null(c->wait_ns, -1), "busy_ns", (json_int_t)c->busy_ns,
+			 "busy_at_least", c->busy_open, "self", c->self, "driver", c->driver);
+}
+
+static json_t *
+late_json(const struct al_late_cycle *lc)
+{
+	json_t *causes = json_array(), *kind = json_array();
+	int k;
+
+	for (k = 0; k < lc->n_causes; k++)
+		json_array_append_new(causes, cause_json(&lc->causes[k]));
+	if (lc->kind & AL_LATE_OVERRUN)
+		json_array_append_new(kind, json_string("overrun"));
+	if (lc->kind & AL_LATE_START)
+		json_array_append_new(kind, json_string("late-start"));
+	return json_pack("{s:I, s:I, s:I, s:o, s:I, s:o, s:i, s:o, s:I}", "t_ns",
+			 (json_int_t)lc->start_ns, "due_ns", (json_int_t)lc->due_ns, "quantum_ns",
+			 (json_int_t)lc->quantum_ns, "end_ns", al_json_int_or_null(lc->end_ns, 0),
+			 "late_ns", (json_int_t)lc->late_ns, "kind", kind, "driver_xruns",
+			 (int)lc->driver_xruns, "causes", causes, "causes_found",
+			 (json_int_t)lc->n_blamed);
+}
+
+/*
+ * The causes of one xrun: of the late cycles overlapping it, one entry per
+ * node (its longest busy). null without graph blame.
+ */
+static json_t *
+xrun_blame_json(const struct al_result *r, const struct al_xrun_event *ev)
+{
+	const struct al_graph *g = r->graph;
+	struct al_graph_cause best[AL_GRAPH_CAUSES * 4];
+	int64_t p_ns = r->period_ns > 0 ? r->period_ns : 1;
+	size_t first, n, i;
+	int nb = 0, k, j;
+	json_t *arr;
+
+	if (!g || !g->active)
+		return json_null();
+	n = al_graph_late_between(g, ev->t_ns - p_ns, ev->t_ns + ev->duration_ns, &first);
+	for (i = first; i < first + n; i++) {
+		const struct al_late_cycle *lc = &g->late[i];
+
+		if (!al_graph_late_overlaps(lc, ev->t_ns - p_ns, ev->t_ns + ev->duration_ns))
+			continue;
+		for (k = 0; k < lc->n_causes; k++) {
+			for (j = 0; j < nb && best[j].id != lc->causes[k].id; j++)
+				;
+			if (j == nb && nb < (int)(sizeof(best) / sizeof(best[0])))
+				best[nb++] = lc->causes[k];
+			else if (j < nb && lc->causes[k].busy_ns > best[j].busy_ns)
+				best[j] = lc->causes[k];
+		}
+	}
+	arr = json_array();
+	for (j = 0; j < nb; j++)
+		json_array_append_new(arr, cause_json(&best[j]));
+	return arr;
+}
+
+static json_t *
+graph_node_json(const struct al_graph_node *n)
+{
+	return json_pack("{s:i, s:o, s:b, s:b, s:I, s:I, s:I, s:o, s:o, s:{s:o, s:o}}", "id",
+			 (int)n->id, "name", al_json_text(n->name), "driver", n->driver, "self",
+			 n->self, "runs", (json_int_t)n->runs, "unfinished", (json_int_t)n->unfinished,
+			 "blamed", (json_int_t)n->blamed, "wait_ns", al_json_summary(&n->wait_ns),
+			 "busy_ns", al_json_summary(&n->busy_ns), "histogram", "wait_ns",
+			 al_json_histogram(&n->wait_ns), "busy_ns", al_json_histogram(&n->busy_ns));
+}
+
+/* Graph blame: the profiler's nodes and the late cycles; null when not asked or not there. */
+static json_t *
+graph_json(const struct al_result *r)
+{
+	const struct al_graph *g = r->graph;
+	json_t *nodes, *late;
+	size_t i;
+
+	if (!g)
+		return json_null();
+	nodes = json_array();
+	for (i = 0; i < (size_t)g->n_nodes; i++)
+		json_array_append_new(nodes, graph_node_json(&g->nodes[i]));
+	late = json_array();
+	for (i = 0; i < g->n_late; i++)
+		json_array_append_new(late, late_json(&g->late[i]));
+	return json_pack("{s:b, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:I, s:o, s:I}",
+			 "active", g->active, "source", al_json_text(g->source[0] ? g->source : NULL),
+			 "note", al_json_text(g->note[0] ? g->note : NULL),
+			 "self_id", g->self_id ? json_integer(g->self_id) : json_null(), "driver",
+			 g->active ? json_pack("{s:i, s:o}", "id", (int)g->driver_id, "name",
+					       al_json_text(g->driver_name))
+				   : json_null(),
+			 "cycles", (json_int_t)g->cycles, "incomplete", (json_int_t)g->incomplete,
+			 "late_starts", (json_int_t)g->late_starts, "driver_xruns",
+			 (json_int_t)g->driver_xruns, "other_points", (json_int_t)g->other_points,
+			 "driver_start_ns", al_json_summary(&g->driver_start_ns), "nodes", nodes,
+			 "nodes_dropped", (json_int_t)g->nodes_dropped, "late_cycles", late,
+			 "late_cycles_dropped", (json_int_t)g->late_dropped);
+}
+
+/* Where the period changed (a server's quantum or rate), and the statistics of each stretch. */
+static void
+segments_json(json_t *root, const struct al_result *r)
+{
+	json_t *changes = json_array(), *segs;
+	size_t i;
+
+	for (i = 0; i < r->n_period_changes; i++) {
+		const struct al_period_change *c = &r->period_changes[i];
+
+		json_array_append_new(changes,
+				      json_pack("{s:I, s:I, s:I, s:I, s:I}", "t_ns", (json_int_t)c->t_ns,
+						"period_frames", (json_int_t)c->to_frames, "rate",
+						(json_int_t)c->to_rate_hz, "from_period_frames",
+						(json_int_t)c->from_frames, "from_rate",
+						(json_int_t)c->from_rate_hz));
+	}
+	json_object_set_new(root, "period_changes", changes);
+	json_object_set_new(root, "period_changes_dropped",
+			    json_integer((json_int_t)r->period_changes_dropped));
+	if (r->n_segments < 2) {
+		json_object_set_new(root, "segments", json_null());
+		return;
+	}
+	segs = json_array();
+	for (i = 0; i < r->n_segments; i++) {
+		const struct al_segment *sg = &r->segments[i];
+		json_t *o = stats_json(r, &sg->stats);
+
+		json_object_set_new(o, "start_ns", json_integer(sg->start_ns));
+		json_object_set_new(o, "end_ns", json_integer(sg->end_ns));
+		json_object_set_new(o, "period_frames", json_integer(sg->period_frames));
+		json_object_set_new(o, "rate", json_integer(sg->rate_hz));
+		json_object_set_new(o, "period_ns", json_integer(sg->period_ns));
+		json_array_append_new(segs, o);
+	}
+	json_object_set_new(root, "segments", segs);
 }
 
 json_t *
@@ -307,14 +367,18 @@ al_report_json(const struct al_result *r)
 	for (i = 0; i < r->n_phases; i++)
 		json_array_append_new(phases, phase_json(r, &r->phases[i]));
 	events = json_array();
-	for (i = 0; i < n_ev; i++)
-		json_array_append_new(
-			events, json_pack("{s:I, s:I, s:I, s:o, s:s}", "t_ns",
-					  (json_int_t)r->xrun_events[i].t_ns, "duration_ns",
-					  (json_int_t)r->xrun_events[i].duration_ns,
-					  "lost_periods", (json_int_t)r->xrun_events[i].lost_periods,
-					  "phase", al_json_text(r->phases[r->xrun_events[i].phase].name),
-					  "source", al_xrun_source_name(r->xrun_events[i].source)));
+	for (i = 0; i < n_ev; i++) {
+		json_t *ev = json_pack("{s:I, s:I, s:I, s:o, s:s}", "t_ns",
+				       (json_int_t)r->xrun_events[i].t_ns, "duration_ns",
+				       (json_int_t)r->xrun_events[i].duration_ns, "lost_periods",
+				       (json_int_t)r->xrun_events[i].lost_periods, "phase",
+				       al_json_text(r->phases[r->xrun_events[i].phase].name), "source",
+				       al_xrun_source_name(r->xrun_events[i].source));
+
+		if (r->graph)
+			json_object_set_new(ev, "blame", xrun_blame_json(r, &r->xrun_events[i]));
+		json_array_append_new(events, ev);
+	}
 	warnings = json_array();
 	for (i = 0; i < (size_t)r->n_warnings; i++)
 		json_array_append_new(warnings, al_json_text(r->warnings[i]));
@@ -322,7 +386,7 @@ al_report_json(const struct al_result *r)
 			 "s:o, s:o, s:o, s:I, s:o, s:o}",
 			 "schema", AL_SCHEMA_RUN, "tool_version", r->tool_version, "cmdline",
 			 al_json_text(r->cmdline), "label", al_json_text(r->cfg.label[0] ? r->cfg.label : NULL),
-			 "config", config_json(r), "system", system_json(r),
+			 "config", config_json(r), "system", al_doc_system(&r->sys, r->checks, r->n_checks),
 			 "realtime", r->realtime, "priority", r->priority, "memory_locked",
 			 r->memory_locked, "dma_latency_us",
 			 r->dma_latency_us < 0 ? json_null() : json_integer(r->dma_latency_us),
@@ -334,12 +398,15 @@ al_report_json(const struct al_result *r)
 			 "timeseries", timeseries_json(r));
 	stream_config_json(json_object_get(root, "config"), r);
 	json_object_set_new(json_object_get(root, "config"), "max_interval_ns",
-			    json_ns_or_null(r->cfg.max_interval_ns, 0));
+			    al_json_int_or_null(r->cfg.max_interval_ns, 0));
 	json_object_set_new(root, "backend", backend_json(r));
 	json_object_set_new(root, "spikes", spikes_json(r));
 	json_object_set_new(root, "spikes_dropped", json_integer((json_int_t)r->spikes_dropped));
+	json_object_set_new(root, "uuid", r->uuid[0] ? json_string(r->uuid) : json_null());
 	json_object_set_new(root, "trace_threshold_ns",
 			    r->trace_threshold_ns ? json_integer(r->trace_threshold_ns) : json_null());
+	segments_json(root, r);
+	json_object_set_new(root, "graph", graph_json(r));
 	return root;
 }
 
@@ -350,9 +417,7 @@ json_write(const struct al_report_input *in, FILE *f)
 
 	if (!doc)
 		return -EINVAL;
-	if (json_dumpf(doc, f, JSON_INDENT(2)) || fputc('\n', f) == EOF)
-		return ferror(f) ? -EIO : -ENOMEM;
-	return ferror(f) ? -EIO : 0;
+	return al_doc_fwrite(f, doc, 0);
 }
 
 const struct al_reporter al_reporter_json = {

@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "core/result.h"
+#include "doc/doc.h"
 
 /* One result: its document and where it came from (a file name, "db:12", NULL). */
 struct al_report_doc {
@@ -70,22 +71,6 @@ extern const struct al_reporter al_reporter_html;
 /* Every format, NULL-terminated; and the one called name, NULL when there is none. */
 extern const struct al_reporter *const al_reporters[];
 const struct al_reporter *al_reporter_find(const char *name);
-
-/*
- * A JSON string from text that came from outside (hostnames, command
- * lines, file names, labels): bytes that are not valid UTF-8 become '?', so
- * one odd byte never costs a whole document. NULL text gives null.
- */
-json_t *al_json_text(const char *s);
-
-/*
- * A histogram's summary {count, min, mean, stddev, p50 ... max, overflow,
- * underflow, negative} (figures null when empty) and its sparse buckets
- * {count, overflow, underflow, negative, buckets: [[low_ns, high_ns,
- * count], ...]} in ascending order, negative ones first (docs/json.md).
- */
-json_t *al_json_summary(const struct al_hist *h);
-json_t *al_json_histogram(const struct al_hist *h);
 
 /* The audiolat.run/2 document (see docs/json.md); NULL on ENOMEM. */
 json_t *al_report_json(const struct al_result *r);

@@ -345,6 +345,28 @@ wake_notes(const json_t *doc, const json_t *st, FILE *f)
 			     sizeof(buf)));
 }
 
+static void cause_text(const json_t *c, char *out, size_t size);
+
+/* An xrun's causes in the graph (-b pipewire's blame), when it has them. */
+static void
+blame_line(const json_t *e, int64_t quantum_ns, FILE *f)
+{
+	const json_t *bl = json_object_get(e, "blame");
+	char cause[160];
+	size_t k;
+
+	if (!json_is_array(bl))
+		return;
+	fprintf(f, "  xrun at %.3f s:", (double)al_doc_int(e, "t_ns", 0) / AL_NS_PER_SEC);
+	if (!json_array_size(bl))
+		fprintf(f, " no node of the graph was late with it (audiolat's own stall)");
+	for (k = 0; k < json_array_size(bl); k++) {
+		cause_text(json_array_get(bl, k), cause, sizeof(cause));
+		fprintf(f, "%s %s", k ? ";" : "", cause);
+	}
+	fprintf(f, " of a %.3f ms quantum\n", (double)quantum_ns / AL_NS_PER_MS);
+}
+
 static void
 xrun_lines(const json_t *doc, bool verbose, FILE *f)
 {
@@ -366,9 +388,109 @@ xrun_lines(const json_t *doc, bool verbose, FILE *f)
 			(double)al_doc_int(e, "t_ns", 0) / AL_NS_PER_SEC,
 			al_doc_int(e, "lost_periods", 0), phased ? ", phase " : "",
 			phased ? safe(al_doc_str(e, "phase", "?"), phase, sizeof(phase)) : "");
+		blame_line(e, al_doc_int(doc, "config.period_ns", 0), f);
 	}
 	if (shown < n)
 		fprintf(f, "... %zu more xruns (-v lists them all)\n", n - shown);
+}
+
+/* " %10.1f" microseconds of the integer at path, or " %10s" "-". */
+static void
+fmt_us_cell(const json_t *o, const char *path, FILE *f)
+{
+	const json_t *v = al_doc_get(o, path);
+
+	if (json_is_integer(v))
+		fprintf(f, " %10.1f", (double)json_integer_value(v) / AL_NS_PER_US);
+	else
+		fprintf(f, " %10s", "-");
+}
+
+/* "node 'NAME' (id N) busy X ms" for one cause of a late cycle or an xrun (docs/pipewire.md). */
+static void
+cause_text(const json_t *c, char *out, size_t size)
+{
+	char name[AL_NAME_MAX + 8];
+	const char *state = al_doc_str(c, "state", "?");
+
+	safe(al_doc_str(c, "name", "?"), name, sizeof(name));
+	if (al_doc_bool(c, "driver", false))
+		snprintf(out, size, "driver '%s' (id %" PRId64 ") began it %.3f ms late", name,
+			 al_doc_int(c, "id", 0), (double)al_doc_int(c, "wait_ns", 0) / AL_NS_PER_MS);
+	else if (!strcmp(state, "triggered") && al_doc_int(c, "busy_ns", 0) <= 0)
+		snprintf(out, size, "node '%s' (id %" PRId64 ") signalled, not yet running%s", name,
+			 al_doc_int(c, "id", 0), al_doc_bool(c, "self", false) ? " (audiolat)" : "");
+	else
+		snprintf(out, size, "node '%s' (id %" PRId64 ") busy %s%.3f ms%s", name,
+			 al_doc_int(c, "id", 0), al_doc_bool(c, "busy_at_least", false) ? "at least " : "",
+			 (double)al_doc_int(c, "busy_ns", 0) / AL_NS_PER_MS,
+			 al_doc_bool(c, "self", false) ? " (audiolat)" : "");
+}
+
+/* Graph blame: the late cycles and their causes, each node's WAIT/BUSY. */
+static void
+graph_lines(const json_t *doc, bool verbose, FILE *f)
+{
+	const json_t *g = json_object_get(doc, "graph"), *late, *lc, *n;
+	char buf[256], cause[160];
+	size_t i, shown, k;
+
+	if (!json_is_object(g))
+		return;
+	fprintf(f, "\n");
+	if (!al_doc_bool(g, "active", false)) {
+		fprintf(f, "graph blame: none (%s)\n",
+			safe(al_doc_str(g, "note", "no profiler"), buf, sizeof(buf)));
+		return;
+	}
+	late = json_object_get(g, "late_cycles");
+	fprintf(f, "graph blame (%s): driver '%s', %" PRId64 " cycles, %" PRId64 " late (%" PRId64
+		   " not complete by their deadline, %" PRId64 " begun late), %" PRId64
+		   " driver xruns\n",
+		safe(al_doc_str(g, "source", "?"), cause, sizeof(cause)),
+		safe(al_doc_str(g, "driver.name", "?"), buf, sizeof(buf)), al_doc_int(g, "cycles", 0),
+		(int64_t)json_array_size(late), al_doc_int(g, "incomplete", 0),
+		al_doc_int(g, "late_starts", 0), al_doc_int(g, "driver_xruns", 0));
+	shown = json_array_size(late);
+	if (!verbose && shown > XRUNS_SHOWN)
+		shown = XRUNS_SHOWN;
+	for (i = 0; i < shown; i++) {
+		const json_t *causes;
+
+		lc = json_array_get(late, i);
+		causes = json_object_get(lc, "causes");
+		fprintf(f, "late cycle at %.3f s, %.3f ms past its deadline:",
+			(double)al_doc_int(lc, "t_ns", 0) / AL_NS_PER_SEC,
+			(double)al_doc_int(lc, "late_ns", 0) / AL_NS_PER_MS);
+		if (!json_array_size(causes))
+			fprintf(f, " no node named (all had finished or not begun)");
+		for (k = 0; k < json_array_size(causes); k++) {
+			cause_text(json_array_get(causes, k), cause, sizeof(cause));
+			fprintf(f, "%s %s", k ? ";" : "", cause);
+		}
+		fprintf(f, " of a %.3f ms quantum\n",
+			(double)al_doc_int(lc, "quantum_ns", 0) / AL_NS_PER_MS);
+	}
+	if (shown < json_array_size(late))
+		fprintf(f, "... %zu more late cycles (-v lists them all)\n",
+			json_array_size(late) - shown);
+	fprintf(f, "%-24s %8s %8s %8s %8s %10s %10s %10s %10s\n", "node [us]", "id", "runs",
+		"unfin.", "blamed", "wait p50", "wait p99", "busy p50", "busy p99");
+	json_array_foreach(json_object_get(g, "nodes"), i, n) {
+		char name[AL_NAME_MAX + 16];
+
+		snprintf(name, sizeof(name), "%s%s", al_doc_str(n, "name", "?"),
+			 al_doc_bool(n, "self", false) ? " (audiolat)"
+			 : al_doc_bool(n, "driver", false) ? " (driver)" : "");
+		fprintf(f, "%-24s %8" PRId64 " %8" PRId64 " %8" PRId64 " %8" PRId64, safe(name, buf, 25),
+			al_doc_int(n, "id", 0), al_doc_int(n, "runs", 0), al_doc_int(n, "unfinished", 0),
+			al_doc_int(n, "blamed", 0));
+		fmt_us_cell(n, "wait_ns.p50", f);
+		fmt_us_cell(n, "wait_ns.p99", f);
+		fmt_us_cell(n, "busy_ns.p50", f);
+		fmt_us_cell(n, "busy_ns.p99", f);
+		fprintf(f, "\n");
+	}
 }
 
 /* One run's report: the configuration, the latencytest line, percentiles, phases, xruns... */
@@ -429,6 +551,7 @@ run_text(const json_t *doc, const struct al_report_input *o, FILE *f)
 		fprintf(f, "load FAILED: %s\n",
 			safe(al_doc_str(json_array_get(phases, 0), "error", ""), buf, sizeof(buf)));
 	xrun_lines(doc, o->verbose, f);
+	graph_lines(doc, o->verbose, f);
 	if (json_array_size(json_object_get(doc, "spikes")))
 		spike_lines(doc, o->verbose, f);
 	if (!o->no_histogram) {

@@ -13,6 +13,8 @@
 #include "core/clock.h"
 #include "core/rt.h"
 #include "core/sysinfo.h"
+#include "core/url.h"
+#include "load/phases.h"
 #include "busy.h"
 #include "spikes.h"
 #include "run.h"
@@ -34,6 +36,7 @@ struct run_ctx {
 	atomic_int started;   /* audio thread: stream running, r->start_mono_ns valid */
 	atomic_int finished;  /* audio thread left its loop */
 	int thread_rc;
+	int mlock_rc;         /* mlockall's -errno, 0: memory locked */
 	atomic_int cb_error;  /* a callback-mode backend's stream died (-errno) */
 	int64_t prev_wake_ns; /* audio thread only */
 	bool callback;        /* the backend delivers periods from its own thread */
@@ -81,6 +84,11 @@ period_record(void *ctx, const struct al_wake *w, int64_t work_start_ns, int64_t
 		.xrun_ns = wi->xrun_ns,
 		.lost_periods = wi->lost_periods,
 		.xrun_source = wi->xrun_source,
+		.period_frames = wi->period_frames,
+		.rate_hz = wi->rate_hz,
+		.clock_valid = wi->clock_valid,
+		.delay_frames = wi->delay_frames,
+		.rate_diff = wi->rate_diff,
 	};
 
 	/* the run ended: what a backend's thread still delivers is not part of it */
@@ -198,7 +206,21 @@ trace_open(struct run_ctx *c, const struct al_run_opts *o)
 	r->trace_threshold_ns = c->spikes.trace ? c->spikes.threshold_ns : 0;
 }
 
-/* Start the audio thread at SCHED_FIFO, or SCHED_OTHER with a warning. */
+/* mlockall refused: one warning (where start_audio_thread did not say it) */
+static void
+warn_mlock(struct run_ctx *c)
+{
+	bool limit = c->mlock_rc == -ENOMEM || c->mlock_rc == -EPERM;
+
+	al_result_warn(c->r, "mlockall failed (%s); memory is not locked%s", strerror(-c->mlock_rc),
+		       limit ? "; needs a memlock limit in " AL_RT_LIMITS_FILE : "");
+	c->mlock_rc = 0;
+}
+
+/*
+ * Start the audio thread at SCHED_FIFO, or SCHED_OTHER with one warning
+ * naming the limits file (and memory not locked, when mlockall failed too).
+ */
 static int
 start_audio_thread(struct run_ctx *c, pthread_t *thread)
 {
@@ -211,65 +233,55 @@ start_audio_thread(struct run_ctx *c, pthread_t *thread)
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	rc = al_rt_thread_start(thread, audio_thread, c, cfg->priority, cfg->affinity_cpu);
 	if (rc == -EPERM && cfg->priority > 0) {
-		al_result_warn(c->r, "SCHED_FIFO priority %d not permitted; measuring at "
-			       "SCHED_OTHER (results are not real-time)", cfg->priority);
+		if (c->mlock_rc == -ENOMEM || c->mlock_rc == -EPERM)
+			al_result_warn(c->r, "SCHED_FIFO priority %d not permitted, memory not locked: "
+				       "measured at SCHED_OTHER; needs rtprio and memlock limits in "
+				       AL_RT_LIMITS_FILE, cfg->priority);
+		else
+			al_result_warn(c->r, "SCHED_FIFO priority %d not permitted: measured at "
+				       "SCHED_OTHER (not real-time); needs an rtprio limit in "
+				       AL_RT_LIMITS_FILE, cfg->priority);
+		if (c->mlock_rc == -ENOMEM || c->mlock_rc == -EPERM)
+			c->mlock_rc = 0;
 		rc = al_rt_thread_start(thread, audio_thread, c, 0, cfg->affinity_cpu);
 	} else if (!rc && cfg->priority > 0) {
 		c->r->realtime = true;
 		c->r->priority = cfg->priority;
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (c->mlock_rc)
+		warn_mlock(c);
 	return rc;
 }
 
-/*
- * Sleep until t_ns, drawing the status line and polling the phase's loads
- * on the way. Returns false when the run must end (stop requested, or the
- * audio thread left its loop).
- */
-static bool
-run_until(struct run_ctx *c, int64_t t_ns, struct al_load_set *loads, struct al_phase *ph,
-	  int64_t *next_status_ns)
+/* The controller's tick: the audio thread left its loop (a stream that died) ends the run. */
+static int
+control_tick(void *ud, int64_t now_ns)
 {
-	const struct al_run_opts *o = c->o;
-	struct al_result *r = c->r;
-	int64_t now_ns, wake_ns, next_poll_ns = 0;
-	char err[AL_WARN_LEN];
+	struct run_ctx *c = ud;
 
-	for (;;) {
-		now_ns = al_clock_now_ns();
-		if (o->stop_requested && *o->stop_requested) {
-			r->interrupted = true;
-			return false;
-		}
-		if (atomic_load(&c->finished))
-			return false;
-		al_spikes_service(&c->spikes, r);
-		if (o->tick)
-			o->tick(o->hook_ud, r, now_ns);
-		if (now_ns >= t_ns)
-			return true;
-		if (o->status && now_ns >= *next_status_ns) {
-			o->status(o->status_ud, r, now_ns - r->start_mono_ns);
-			*next_status_ns = now_ns + o->status_interval_ns;
-		}
-		if (loads && now_ns >= next_poll_ns) {
-			/* a load that died is named in the phase; the others go on */
-			if (al_load_phase_poll(loads, err, sizeof(err)) < 0 && !ph->error[0])
-				snprintf(ph->error, sizeof(ph->error), "%s", err);
-			next_poll_ns = now_ns + LOAD_POLL_NS;
-		}
-		wake_ns = t_ns;
-		if (o->status && *next_status_ns < wake_ns)
-			wake_ns = *next_status_ns;
-		if (loads && next_poll_ns < wake_ns)
-			wake_ns = next_poll_ns;
-		/* notice soon when the audio thread left its loop (a stream that died) */
-		if (wake_ns > now_ns + FINISHED_POLL_NS)
-			wake_ns = now_ns + FINISHED_POLL_NS;
-		/* a signal ends the sleep early: the flags are checked again */
-		al_clock_sleep_until_ns(wake_ns);
-	}
+	if (atomic_load(&c->finished))
+		return -EIO;
+	al_spikes_service(&c->spikes, c->r);
+	if (c->o->tick)
+		c->o->tick(c->o->hook_ud, c->r, now_ns);
+	return 0;
+}
+
+static void
+control_status(void *ud, int64_t now_ns)
+{
+	struct run_ctx *c = ud;
+
+	c->o->status(c->o->status_ud, c->r, now_ns - c->r->start_mono_ns);
+}
+
+static void
+control_phase(void *ud, size_t i)
+{
+	struct run_ctx *c = ud;
+
+	atomic_store(&c->r->live.phase, (int)i);
 }
 
 /* The controller: phases and their loads, status, the end of the run. Not real-time. */
@@ -278,11 +290,14 @@ control(struct run_ctx *c)
 {
 	const struct al_run_opts *o = c->o;
 	struct al_result *r = c->r;
-	int64_t end_ns, phase_end_ns, next_status_ns, now_ns;
-	struct al_load_set *loads;
-	char err[AL_WARN_LEN];
-	bool go_on = true;
-	size_t i;
+	struct al_phase_driver d = {
+		.spec = o->phases, .n_spec = o->n_phases, .load_opts = o->load_opts,
+		.stop_requested = o->stop_requested,
+		.tick = control_tick, .tick_ns = FINISHED_POLL_NS, .poll_ns = LOAD_POLL_NS,
+		.status = o->status ? control_status : NULL, .status_ns = o->status_interval_ns,
+		.phase_begin = control_phase, .ud = c, .phases = r->phases,
+	};
+	int64_t now_ns;
 
 	while (!atomic_load(&c->ready))
 		al_clock_sleep_until_ns(al_clock_now_ns() + AL_NS_PER_MS);
@@ -294,43 +309,17 @@ control(struct run_ctx *c)
 	/* started_at is the stream start, where every t_ns of the result counts from */
 	now_ns = al_clock_now_ns();
 	r->started_at_ns = al_clock_realtime_ns() - (now_ns - r->start_mono_ns);
-	end_ns = r->start_mono_ns + r->cfg.duration_ns;
-	next_status_ns = r->start_mono_ns;
-	for (i = 0; i < r->n_phases && go_on; i++) {
-		struct al_phase *ph = &r->phases[i];
-
-		/* the phase begins when its loads begin to start (their fork storm is theirs) */
-		ph->start_ns = al_clock_now_ns() - r->start_mono_ns;
-		atomic_store(&r->live.phase, (int)i);
-		loads = NULL;
-		if (o->n_phases && al_load_phase_start(&o->phases[i], o->load_opts, &loads, err,
-						       sizeof(err)) < 0) {
-			/* what was asked, as audiolat load records it */
-			snprintf(ph->error, sizeof(ph->error), "%s", err);
-			al_load_phase_describe(&o->phases[i], o->load_opts, ph->load,
-					       sizeof(ph->load));
-			loads = NULL;
-		}
-		now_ns = al_clock_now_ns();
-		/*
-		 * Every phase gets its full time from when its loads started:
-		 * stopping the previous loads (reaping hundreds of hackbench
-		 * workers can take a while) shifts the schedule, never shortens
-		 * a phase.
-		 */
-		phase_end_ns = o->n_phases ? now_ns + o->phases[i].duration_ns : end_ns;
-		go_on = run_until(c, phase_end_ns, loads, ph, &next_status_ns);
-		if (o->n_phases && al_load_phase_stop(loads, ph) < 0 && !ph->error[0])
-			snprintf(ph->error, sizeof(ph->error), "a load failed");
-		ph->end_ns = al_clock_now_ns() - r->start_mono_ns;
-	}
+	d.origin_ns = r->start_mono_ns;
+	d.end_ns = r->start_mono_ns + r->cfg.duration_ns;
+	al_phase_driver_run(&d);
+	r->interrupted = d.interrupted;
 	/* an interrupted run keeps the phases it reached */
-	r->n_phases = i;
+	r->n_phases = d.n_done;
 	/* the end of the run: nothing after it is recorded (period_record) */
 	atomic_store(&c->stop, true);
 	r->duration_ns = al_clock_now_ns() - r->start_mono_ns;
-	if (i)
-		r->phases[i - 1].end_ns = r->duration_ns;
+	if (d.n_done)
+		r->phases[d.n_done - 1].end_ns = r->duration_ns;
 }
 
 int
@@ -343,13 +332,17 @@ al_run(const struct al_run_opts *o, struct al_result *r)
 	int rc;
 
 	memset(r, 0, sizeof(*r));
-	c.ops = al_backend_find(cfg->backend);
+	c.ops = o->backend ? o->backend : al_backend_find(cfg->backend);
 	if (!c.ops)
 		return -ENOENT;
 	c.callback = c.ops->start_cb != NULL;
 	if (c.ops->unavailable)
 		return -ENOTSUP;
-	rc = c.ops->probe(cfg);
+	/* what the backend cannot do by its caps, and what none does */
+	if (al_backend_refuses(c.ops, cfg) || (cfg->capture && (cfg->duplex || cfg->tone_hz)) ||
+	    (cfg->device[0] && !al_backend_can(c.ops, AL_CAP_DEVICE)))
+		return -EINVAL;
+	rc = c.ops->probe ? c.ops->probe(cfg) : 0;
 	if (rc)
 		return rc;
 
@@ -361,6 +354,8 @@ al_run(const struct al_run_opts *o, struct al_result *r)
 	for (size_t i = 0; i < o->n_phases; i++)
 		snprintf(r->phases[i].name, sizeof(r->phases[i].name), "%s", o->phases[i].name);
 	snprintf(r->tool_version, sizeof(r->tool_version), "%s", AL_VERSION);
+	if (al_uuid_random(r->uuid))
+		r->uuid[0] = '\0'; /* the store makes one of the document's bytes */
 	al_sysinfo_read("/", &r->sys);
 	r->started_at_ns = al_clock_realtime_ns();
 	c.priv = calloc(1, c.ops->priv_size ? c.ops->priv_size : 1);
@@ -370,9 +365,8 @@ al_run(const struct al_run_opts *o, struct al_result *r)
 	}
 
 	al_rt_init(&rt);
-	rc = al_rt_lock_memory(&rt);
-	if (rc)
-		al_result_warn(r, "mlockall failed (%s); memory is not locked", strerror(-rc));
+	/* its warning comes with SCHED_FIFO's (start_audio_thread): one, naming the limits */
+	c.mlock_rc = al_rt_lock_memory(&rt);
 	r->memory_locked = rt.locked;
 	if (cfg->dma_latency_us >= 0) {
 		rc = al_rt_dma_latency_set(&rt, cfg->dma_latency_us);
@@ -387,6 +381,8 @@ al_run(const struct al_run_opts *o, struct al_result *r)
 	r->cfg.req_periods = cfg->periods;
 	rc = c.ops->open(c.priv, &r->cfg);
 	if (rc) {
+		if (c.mlock_rc)
+			warn_mlock(&c);
 		if (c.ops->info)
 			c.ops->info(c.priv, &r->backend);
 		goto err_restore;
@@ -406,6 +402,13 @@ al_run(const struct al_run_opts *o, struct al_result *r)
 	c.ops->stop(c.priv);
 	if (c.ops->info)
 		c.ops->info(c.priv, &r->backend);
+	if (c.ops->graph && atomic_load(&c.started)) {
+		r->graph = calloc(1, sizeof(*r->graph));
+		if (r->graph && c.ops->graph(c.priv, r->graph, r->start_mono_ns) && !r->graph->note[0]) {
+			free(r->graph);
+			r->graph = NULL;
+		}
+	}
 	c.ops->close(c.priv);
 	al_rt_restore(&rt);
 	free(c.priv);
@@ -414,6 +417,15 @@ al_run(const struct al_run_opts *o, struct al_result *r)
 		goto err_free;
 	}
 	al_result_finish(r);
+	if (r->backend.rt_known) {
+		/* the backend's own thread measured: its priority is the run's */
+		r->realtime = r->backend.rt_priority > 0;
+		r->priority = r->backend.rt_priority;
+	}
+	if (r->segments_merged)
+		al_result_warn(r, "the period changed %llu times more than the %d stretches kept: the "
+			       "last one holds them", (unsigned long long)r->segments_merged,
+			       AL_SEGMENTS_MAX);
 	if (atomic_load(&r->xrun_events_dropped))
 		al_result_warn(r, "%llu xrun events beyond the first %d were counted but not kept",
 			       (unsigned long long)atomic_load(&r->xrun_events_dropped),

@@ -13,8 +13,12 @@
 #include "core/result.h"
 #include "load/load.h"
 
+struct al_backend_ops;
+
 struct al_run_opts {
 	struct al_config cfg;
+	/* the backend, resolved by the caller; NULL: found by cfg.backend's name */
+	const struct al_backend_ops *backend;
 	/* set asynchronously (a signal handler) to end the run early */
 	volatile sig_atomic_t *stop_requested;
 	/* called from the controlling thread about every status_interval_ns */

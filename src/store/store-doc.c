@@ -11,6 +11,7 @@
 
 #include "core/clock.h"
 #include "core/result.h"
+#include "doc/doc.h"
 #include "store-private.h"
 
 /* run/2 is written; run/1 (per wake-up statistics) is still read */
@@ -20,49 +21,17 @@ run_schema(const char *s)
 	return !strcmp(s, AL_SCHEMA_RUN) || !strcmp(s, AL_SCHEMA_RUN_V1);
 }
 
-/* What the columns of one row are made of; strings borrowed from root. */
-struct doc_cols {
-	json_t *root;
-	const char *schema;
-	const char *started_at, *label, *hostname, *kernel_release, *kernel_version, *preempt;
-	const char *backend, *load;
-	json_t *rate_hz, *period_frames, *buffer_periods, *duration_ns;
-	bool has_stats;
-	json_t *periods, *xruns, *wake_max_ns, *wake_p99_ns;
-	json_t *max_interval_pct, *within_1ms_pct, *within_2ms_pct;
-};
-
-/* root.a.b.c ("total.wake_latency_ns.max"); NULL when any part is missing. */
-static json_t *
-get_path(json_t *root, const char *path)
-{
-	char key[64];
-	const char *dot;
-	size_t n;
-
-	while (root && path) {
-		dot = strchr(path, '.');
-		n = dot ? (size_t)(dot - path) : strlen(path);
-		if (n >= sizeof(key))
-			return NULL;
-		memcpy(key, path, n);
-		key[n] = '\0';
-		root = json_object_get(root, key); /* NULL for a non-object */
-		path = dot ? dot + 1 : NULL;
-	}
-	return root;
-}
 
 static const char *
 get_str(json_t *root, const char *path)
 {
-	return json_string_value(get_path(root, path)); /* NULL unless a string */
+	return json_string_value(al_doc_get(root, path)); /* NULL unless a string */
 }
 
 static json_t *
 get_int(json_t *root, const char *path)
 {
-	json_t *j = get_path(root, path);
+	json_t *j = al_doc_get(root, path);
 
 	return json_is_integer(j) ? j : NULL;
 }
@@ -70,7 +39,7 @@ get_int(json_t *root, const char *path)
 static json_t *
 get_num(json_t *root, const char *path)
 {
-	json_t *j = get_path(root, path);
+	json_t *j = al_doc_get(root, path);
 
 	return json_is_number(j) ? j : NULL;
 }
@@ -135,7 +104,7 @@ check_run(json_t *root, const char *schema, char *err, size_t err_size)
 	bool ok;
 
 	for (i = 0; i < sizeof(run_required) / sizeof(run_required[0]); i++) {
-		j = get_path(root, run_required[i].path);
+		j = al_doc_get(root, run_required[i].path);
 		switch (run_required[i].need) {
 		case NEED_OBJ:
 			ok = json_is_object(j);
@@ -170,10 +139,12 @@ check_run(json_t *root, const char *schema, char *err, size_t err_size)
 	return 0;
 }
 
-/* Parse and check; on success c->root holds the document (decref it). */
-static int
-parse_doc(const char *text, size_t len, struct doc_cols *c, char *err, size_t err_size)
+int
+al__store_parse_doc(const char *text, size_t len, struct al__doc *c, char *err, size_t err_size)
 {
+	const char *uuid;
+	size_t i;
+
 	json_error_t jerr;
 	json_t *root;
 	int ret;
@@ -203,7 +174,6 @@ parse_doc(const char *text, size_t len, struct doc_cols *c, char *err, size_t er
 	}
 	if (!schema_ok(c->schema)) {
 		char shown[65];
-		size_t i;
 
 		/* echo it on one line: control characters become '?' */
 		for (i = 0; c->schema[i] && i < sizeof(shown) - 1; i++)
@@ -247,6 +217,21 @@ parse_doc(const char *text, size_t len, struct doc_cols *c, char *err, size_t er
 	c->period_frames = get_int(root, "config.period_frames");
 	c->buffer_periods = get_int(root, "config.periods");
 	c->duration_ns = get_int(root, "duration_ns");
+	/* known by its own UUID, or (written before audiolat gave them) by its bytes */
+	uuid = get_str(root, "uuid");
+	if (uuid && !al_uuid_valid(uuid)) {
+		snprintf(err, err_size, "not a valid %s document: uuid is not a UUID", c->schema);
+		c->root = NULL;
+		goto bad;
+	}
+	if (uuid) {
+		for (i = 0; i < AL_UUID_LEN; i++)
+			c->uuid[i] = (char)(uuid[i] >= 'A' && uuid[i] <= 'F' ? uuid[i] + 32 : uuid[i]);
+		c->uuid[AL_UUID_LEN] = '\0';
+	} else {
+		al_uuid_of_bytes(text, len, c->uuid);
+	}
+	al__store_digest(text, len, c->digest);
 	return 0;
 bad:
 	json_decref(root);
@@ -256,10 +241,10 @@ bad:
 int
 al_store_check_document(const char *text, size_t len, char *err, size_t err_size)
 {
-	struct doc_cols c;
+	struct al__doc c;
 	int ret;
 
-	ret = parse_doc(text, len, &c, err, err_size);
+	ret = al__store_parse_doc(text, len, &c, err, err_size);
 	json_decref(c.root);
 	return ret;
 }
@@ -282,21 +267,24 @@ bind_num(sqlite3_stmt *st, int i, json_t *v)
 	return v ? sqlite3_bind_double(st, i, json_number_value(v)) : sqlite3_bind_null(st, i);
 }
 
-/* The id of a row with exactly this text, 0 when none; SQLite code. */
+/* The id of a row with this UUID and exactly this text, 0 when none; SQLite code. */
 static int
-find_same(struct al_store *s, const char *text, size_t len, const char *digest, int64_t *id)
+find_same(struct al_store *s, const char *text, size_t len, const struct al__doc *c,
+	  int64_t *id)
 {
 	sqlite3_stmt *st;
 	int rc;
 
 	*id = 0;
 	rc = sqlite3_prepare_v2(s->db,
-				"SELECT id FROM results WHERE digest = ?1 AND document = ?2 LIMIT 1",
+				"SELECT id FROM results WHERE uuid = ?1 AND digest = ?2"
+				" AND document = ?3 LIMIT 1",
 				-1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return rc;
-	sqlite3_bind_text(st, 1, digest, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, text, (int)len, SQLITE_STATIC);
+	sqlite3_bind_text(st, 1, c->uuid, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, c->digest, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, text, (int)len, SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		*id = sqlite3_column_int64(st, 0);
@@ -308,13 +296,13 @@ static const char insert_sql[] =
 	"INSERT INTO results (schema, source, saved_at, started_at, label, hostname,"
 	" kernel_release, kernel_version, preempt, backend, load, rate_hz, period_frames,"
 	" buffer_periods, duration_ns, periods, xruns, wake_max_ns, wake_p99_ns,"
-	" max_interval_pct, within_1ms_pct, within_2ms_pct, digest, document)"
+	" max_interval_pct, within_1ms_pct, within_2ms_pct, digest, document, uuid)"
 	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,"
-	" ?18, ?19, ?20, ?21, ?22, ?23, ?24)";
+	" ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)";
 
 static int
-insert(struct al_store *s, const struct doc_cols *c, const char *source, const char *text,
-       size_t len, const char *digest, int64_t *id)
+insert(struct al_store *s, const struct al__doc *c, const char *source, const char *text,
+       size_t len, int64_t *id)
 {
 	sqlite3_stmt *st;
 	char saved_at[40];
@@ -346,7 +334,8 @@ insert(struct al_store *s, const struct doc_cols *c, const char *source, const c
 	bind_num(st, 20, c->max_interval_pct);
 	bind_num(st, 21, c->within_1ms_pct);
 	bind_num(st, 22, c->within_2ms_pct);
-	bind_str(st, 23, digest);
+	bind_str(st, 23, c->digest);
+	bind_str(st, 25, c->uuid);
 	rc = sqlite3_bind_text(st, 24, text, (int)len, SQLITE_STATIC);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
@@ -361,29 +350,31 @@ int
 al_store_save(struct al_store *s, const char *text, size_t len, const char *source,
 	      int64_t *id)
 {
-	struct doc_cols c;
-	char digest[17];
+	struct al__doc c;
 	int rc, ret;
 
 	*id = 0;
-	ret = parse_doc(text, len, &c, s->err, sizeof(s->err));
+	ret = al__store_parse_doc(text, len, &c, s->err, sizeof(s->err));
 	if (ret)
 		return ret;
-	al__store_digest(text, len, digest);
+	if (s->pg) {
+		ret = al__pg_save(s, &c, text, len, source, id);
+		goto out;
+	}
 	/* IMMEDIATE: take the write lock now (waiting up to the busy timeout) */
 	rc = al__store_exec(s, "BEGIN IMMEDIATE");
 	if (rc != SQLITE_OK) {
 		ret = al__store_fail(s, rc, "locking the database to save");
 		goto out;
 	}
-	rc = find_same(s, text, len, digest, id);
+	rc = find_same(s, text, len, &c, id);
 	if (rc == SQLITE_OK && *id) {
 		al__store_exec(s, "ROLLBACK");
 		ret = 1;
 		goto out;
 	}
 	if (rc == SQLITE_OK)
-		rc = insert(s, &c, source, text, len, digest, id);
+		rc = insert(s, &c, source, text, len, id);
 	if (rc == SQLITE_OK)
 		rc = al__store_exec(s, "COMMIT");
 	if (rc != SQLITE_OK) {
@@ -402,16 +393,20 @@ out:
 int
 al_store_replace(struct al_store *s, int64_t id, const char *text, size_t len, const char *source)
 {
-	struct doc_cols c;
+	struct al__doc c;
 	sqlite3_stmt *st = NULL;
-	char digest[17];
 	int64_t new_id = 0;
 	int rc, ret;
 
-	ret = parse_doc(text, len, &c, s->err, sizeof(s->err));
+	ret = al__store_parse_doc(text, len, &c, s->err, sizeof(s->err));
 	if (ret)
 		return ret;
-	al__store_digest(text, len, digest);
+	if (s->pg) {
+		ret = al__store_err(s, -EOPNOTSUPP,
+				    "replacing result %lld: not on a PostgreSQL store (yet)",
+				    (long long)id);
+		goto out;
+	}
 	rc = al__store_exec(s, "BEGIN IMMEDIATE");
 	if (rc != SQLITE_OK) {
 		ret = al__store_fail(s, rc, "locking the database to save");
@@ -431,7 +426,7 @@ al_store_replace(struct al_store *s, int64_t id, const char *text, size_t len, c
 		goto out;
 	}
 	if (rc == SQLITE_OK)
-		rc = insert(s, &c, source, text, len, digest, &new_id);
+		rc = insert(s, &c, source, text, len, &new_id);
 	if (rc == SQLITE_OK) {
 		rc = sqlite3_prepare_v2(s->db, "UPDATE results SET id = ?1 WHERE id = ?2", -1, &st,
 					NULL);
@@ -467,6 +462,8 @@ al_store_get(struct al_store *s, int64_t id, char **text, size_t *len_out)
 	int rc, ret = 0;
 
 	*text = NULL;
+	if (s->pg)
+		return al__pg_get(s, id, text, len_out);
 	snprintf(what, sizeof(what), "reading id %lld", (long long)id);
 	rc = sqlite3_prepare_v2(s->db, "SELECT document FROM results WHERE id = ?1", -1, &st,
 				NULL);

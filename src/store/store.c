@@ -74,9 +74,20 @@ static const char migrate_1_to_2[] =
 	"CREATE INDEX results_label ON results(label);\n"
 	"CREATE INDEX results_digest ON results(digest);\n";
 
+static const char migrate_2_to_3[] =
+	/* a UUID per result: pushing to a shared store is idempotent by it
+	 * (with the digest: an edited copy keeps the UUID and is a row of its
+	 * own), and the host filter's index */
+	"ALTER TABLE results ADD COLUMN uuid TEXT;\n"
+	"UPDATE results SET uuid = coalesce(CASE WHEN json_valid(document)\n"
+	"	THEN lower(json_extract(document, '$.uuid')) END, al_uuid(document));\n"
+	"CREATE UNIQUE INDEX results_uuid ON results(uuid, digest);\n"
+	"CREATE INDEX results_host ON results(hostname);\n";
+
 static const char *const migrations[AL_STORE_SCHEMA_VERSION] = {
 	migrate_0_to_1,
 	migrate_1_to_2,
+	migrate_2_to_3,
 };
 
 /* What the code of this version reads and writes: checked after opening. */
@@ -84,7 +95,7 @@ static const char schema_probe[] =
 	"SELECT id, schema, source, saved_at, started_at, label, hostname, kernel_release,"
 	" kernel_version, preempt, backend, load, rate_hz, period_frames, buffer_periods,"
 	" duration_ns, periods, xruns, wake_max_ns, wake_p99_ns, max_interval_pct,"
-	" within_1ms_pct, within_2ms_pct, digest, document FROM results LIMIT 0";
+	" within_1ms_pct, within_2ms_pct, digest, document, uuid FROM results LIMIT 0";
 
 int
 al__store_err(struct al_store *s, int code, const char *fmt, ...)
@@ -161,6 +172,20 @@ sql_digest(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	/* the text's bytes, as bound by al_store_save() */
 	al__store_digest(sqlite3_value_text(argv[0]), (size_t)sqlite3_value_bytes(argv[0]), hex);
 	sqlite3_result_text(ctx, hex, -1, SQLITE_TRANSIENT);
+}
+
+static void
+sql_uuid(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	char uuid[AL_UUID_LEN + 1];
+
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+		sqlite3_result_null(ctx);
+		return;
+	}
+	al_uuid_of_bytes(sqlite3_value_text(argv[0]), (size_t)sqlite3_value_bytes(argv[0]), uuid);
+	sqlite3_result_text(ctx, uuid, -1, SQLITE_TRANSIENT);
 }
 
 int
@@ -405,6 +430,22 @@ al_store_open(const char *path, unsigned flags, struct al_store **out, char *err
 		snprintf(err, err_size, "no database path");
 		return -EINVAL;
 	}
+	if (al_url_is_postgres(path)) {
+		s = calloc(1, sizeof(*s));
+		if (!s) {
+			snprintf(err, err_size, "%s", strerror(ENOMEM));
+			return -ENOMEM;
+		}
+		ret = al__pg_open(s, path, flags);
+		if (ret) {
+			snprintf(err, err_size, "%s", s->err);
+			al_store_close(s);
+			return ret;
+		}
+		s->err[0] = '\0';
+		*out = s;
+		return 0;
+	}
 	if (stat(path, &sb) == 0) {
 		if (S_ISDIR(sb.st_mode)) {
 			snprintf(err, err_size, "is a directory");
@@ -445,6 +486,10 @@ al_store_open(const char *path, unsigned flags, struct al_store **out, char *err
 	sqlite3_busy_timeout(s->db, AL_STORE_BUSY_TIMEOUT_MS);
 	rc = sqlite3_create_function(s->db, "al_digest", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
 				     NULL, sql_digest, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_create_function(s->db, "al_uuid", 1,
+					     SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_uuid,
+					     NULL, NULL);
 	if (rc != SQLITE_OK) {
 		ret = al__store_fail(s, rc, "registering functions");
 		goto fail;
@@ -466,8 +511,16 @@ al_store_close(struct al_store *s)
 {
 	if (!s)
 		return;
+	if (s->pg)
+		al__pg_close(s);
 	sqlite3_close_v2(s->db);
 	free(s);
+}
+
+const char *
+al_store_engine(const struct al_store *s)
+{
+	return s && s->pg ? "postgresql" : "sqlite";
 }
 
 const char *
@@ -475,3 +528,11 @@ al_store_error(const struct al_store *s)
 {
 	return s ? s->err : "";
 }
+
+const struct al_lib_version al_store_libs[] = {
+	{ "SQLite", sqlite3_libversion },
+#ifdef HAVE_LIBPQ
+	{ "libpq", al__pg_lib_version },
+#endif
+	{ NULL, NULL },
+};

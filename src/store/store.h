@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The results database: every audiolat JSON document (a run, and later
- * MIDI records and analyses) kept in one SQLite file, with the columns a
- * listing needs (system, configuration, label, summary statistics) beside
- * the full document, stored byte for byte as it was written.
+ * MIDI records and analyses) kept in one SQLite file or a PostgreSQL
+ * database, with the columns a listing needs (system, configuration,
+ * label, summary statistics) beside the full document, stored byte for
+ * byte as it was written.
  *
- * Schema, migrations and paths: docs/store.md. WAL mode, a 15 s busy
- * timeout and one BEGIN IMMEDIATE transaction per write let several
- * audiolat processes write at once. One struct al_store per thread.
+ * Two engines behind one interface, chosen by what al_store_open() is
+ * given: a path is an SQLite file, a "postgresql://" (or "postgres://")
+ * URL a PostgreSQL database (libpq; -ENOTSUP when built without it).
+ * Schema, migrations and paths: docs/store.md. SQLite: WAL mode, a 15 s
+ * busy timeout and one BEGIN IMMEDIATE transaction per write let several
+ * audiolat processes write at once; PostgreSQL: one transaction per
+ * result, prepared statements, an advisory lock around migrations. One
+ * struct al_store per thread.
  *
  * Every function returns 0 (or what it says) on success and a negative
  * errno on failure; a function taking a store then leaves one line of
@@ -37,8 +43,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/version.h"
+
 /* PRAGMA user_version this code writes and reads (older ones are migrated). */
-#define AL_STORE_SCHEMA_VERSION 2
+#define AL_STORE_SCHEMA_VERSION 3
 /* PRAGMA application_id of an audiolat results database: 'ALAT'. */
 #define AL_STORE_APPLICATION_ID 0x414c4154
 /* Documents larger than this are refused (a 24 h run is ~10 MB). */
@@ -72,6 +80,14 @@ int al_store_default_path(char *buf, size_t size);
  *   -EPROTONOSUPPORT written by a newer audiolat (a higher user_version)
  *   -EBUSY      still locked by another process after the timeout
  *   -EIO        anything else SQLite reports
+ * and for a PostgreSQL URL (err names the host, never the password):
+ *   -ENXIO      not a URL libpq accepts
+ *   -ECONNREFUSED the server cannot be reached (refused, no such host, timeout)
+ *   -EACCES     the server refused the login, or the schema needs an owner
+ *               to create or migrate it (a role with INSERT and SELECT only)
+ *   -ENOENT     AL_STORE_NOCREATE and no audiolat schema in the database
+ *   -EMEDIUMTYPE a results table that is not audiolat's
+ *   -ENOTSUP    this audiolat was built without libpq
  */
 int al_store_open(const char *path, unsigned flags, struct al_store **out, char *err,
 		  size_t err_size);
@@ -90,9 +106,13 @@ int al_store_check_document(const char *text, size_t len, char *err, size_t err_
 
 /*
  * Save a document (len bytes of JSON text, kept byte for byte) with its
- * source ("run", "import", ...). *id gets the new row's id. When the very
- * same text is already stored, nothing is added, *id is the existing row
- * and 1 is returned. -EINVAL/-EFBIG for a document al_store_check_document
+ * source ("run", "import", "push", ...), in one transaction. *id gets the
+ * new row's id. A document is known by its UUID (its "uuid" field, or one
+ * made of its bytes when it has none: al_uuid_of_bytes()) and its bytes:
+ * when a row with that UUID and the very same text is already stored,
+ * nothing is added, *id is that row and 1 is returned (a second push adds
+ * nothing). An edited copy (same UUID, other text) is a row of its own.
+ * -EINVAL/-EFBIG for a document al_store_check_document
  * refuses.
  */
 int al_store_save(struct al_store *s, const char *text, size_t len, const char *source,
@@ -133,6 +153,7 @@ struct al_store_entry {
 	const char *preempt;
 	const char *backend;
 	const char *load;
+	const char *uuid;           /* the document's UUID (see al_store_save()) */
 	int64_t rate_hz;            /* -1 when unknown (the same for the numbers below) */
 	int64_t period_frames;
 	int64_t buffer_periods;     /* periods in the buffer */
@@ -149,9 +170,12 @@ struct al_store_entry {
 
 /*
  * Which documents to list; NULL or zeroed fields match everything.
- * kernel: an SQLite GLOB pattern on the kernel release ("6.6.*-rt*"); a
- * pattern without * ? [ matches as a substring. label: the exact label, or
- * a GLOB pattern when it has * ? [. backend, schema: exact.
+ * kernel: a GLOB pattern on the kernel release ("6.6.*-rt*": * ? and
+ * [...] as in the shell, case-sensitive, the same on both engines); a
+ * pattern without * ? [ matches as a substring. label, host: the exact
+ * text, or a GLOB pattern when it has * ? [. backend, schema: exact.
+ * since: results started at or after it: an ISO 8601 UTC time or its
+ * start ("2026-11-30", "2026-11-30T06:00"), or an age ("30m", "12h", "7d").
  */
 struct al_store_filter {
 	int64_t id;                 /* this id only; 0: any */
@@ -160,6 +184,8 @@ struct al_store_filter {
 	const char *backend;
 	const char *schema;
 	int64_t limit;              /* the newest N; 0: all */
+	const char *host;           /* system.hostname */
+	const char *since;
 };
 
 /*
@@ -178,5 +204,25 @@ int al_store_list(struct al_store *s, const struct al_store_filter *f, al_store_
 
 /* How many documents match f (f->limit is ignored); -errno on failure. */
 int64_t al_store_count(struct al_store *s, const struct al_store_filter *f);
+
+/*
+ * The ids of the documents matching f, newest first, into *ids (malloc'd,
+ * *n of them; free it), only those of a schema starting with
+ * schema_prefix when it is not NULL ("audiolat.run/"). 0 or -errno.
+ */
+int al_store_ids(struct al_store *s, const struct al_store_filter *f, const char *schema_prefix,
+		 int64_t **ids, size_t *n);
+
+/* Which engine s is: "sqlite" or "postgresql". */
+const char *al_store_engine(const struct al_store *s);
+
+/*
+ * Check a --since value (see struct al_store_filter): 0, or -EINVAL with
+ * one line in err.
+ */
+int al_store_check_since(const char *since, char *err, size_t err_size);
+
+/* The database libraries built in (--version), NULL-terminated. */
+extern const struct al_lib_version al_store_libs[];
 
 #endif

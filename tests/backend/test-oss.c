@@ -81,21 +81,26 @@ refuses_what_is_not_oss(void **state)
 	assert_non_null(strstr(why, "not an OSS audio device"));
 }
 
+/* What OSS cannot do is in its caps: al_backend_refuses() names it (al_run() gives -EINVAL). */
 static void
-probe_refuses_what_oss_cannot_do(void **state)
+caps_refuse_what_oss_cannot_do(void **state)
 {
 	struct al_config cfg = { .rate_hz = 48000, .period_frames = 64, .periods = 3 };
 
 	(void)state;
-	assert_int_equal(al_backend_oss.probe(&cfg), 0);
+	assert_null(al_backend_refuses(&al_backend_oss, &cfg));
+	cfg.nearest = true;
+	assert_null(al_backend_refuses(&al_backend_oss, &cfg));
+	cfg.nearest = false;
 	cfg.capture = true;
-	assert_int_equal(al_backend_oss.probe(&cfg), -EINVAL);
+	assert_string_equal(al_backend_refuses(&al_backend_oss, &cfg), "--capture");
 	cfg.capture = false;
 	cfg.tone_hz = 440;
-	assert_int_equal(al_backend_oss.probe(&cfg), -EINVAL);
+	assert_string_equal(al_backend_refuses(&al_backend_oss, &cfg), "--tone");
 	cfg.tone_hz = 0;
 	cfg.mmap = true;
-	assert_int_equal(al_backend_oss.probe(&cfg), -EINVAL);
+	assert_string_equal(al_backend_refuses(&al_backend_oss, &cfg), "--mmap");
+	assert_true(al_backend_can(&al_backend_oss, AL_CAP_DEVICE));
 }
 
 static void
@@ -111,7 +116,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(fragment_arg_is_count_and_power_of_two),
 		cmocka_unit_test(refuses_what_is_not_oss),
-		cmocka_unit_test(probe_refuses_what_oss_cannot_do),
+		cmocka_unit_test(caps_refuse_what_oss_cannot_do),
 		cmocka_unit_test(registered),
 	};
 

@@ -284,6 +284,8 @@ grid_fits_drift_and_phase(void **state)
 		}
 		assert_true(worst < 5000);
 		assert_true(fabs(g.drift * 1e6 - drifts[d]) < 2);
+		/* the frame length it reports (JACK MIDI's period) is the fitted one */
+		assert_true(fabs(al_grid_frame_ns(&g) * RATE / 1e9 - 1 - drifts[d] * 1e-6) < 2e-6);
 	}
 }
 

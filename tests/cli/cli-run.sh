@@ -103,6 +103,10 @@ t_json "interval p50 is about one period" \
 t_json "min <= p50 <= p99 <= max" \
 	'.total.wake_latency_ns | .min <= .p50 and .p50 <= .p99 and .p99 <= .max' "$J"
 t_json "not interrupted" '.interrupted == false' "$J"
+# the thread sleeps until the boundary (clock_nanosleep, TIMER_ABSTIME) and
+# reads the clock after: every wake-up of its own comes after its boundary
+t_json "every wake-up comes after its boundary (per wake-up min > 0)" \
+	'.total.wake_latency_per_wakeup_ns | .count > 0 and .min > 0' "$J"
 
 t_json "timeseries: 100 ms windows covering the run" \
 	'.timeseries.window_ns == 100000000 and (.timeseries.rows | length) >= 10 and (.timeseries.rows | length) <= 12' "$J"

@@ -6,7 +6,7 @@
 #
 #     tests/fuzz/run-libfuzzer.sh [SECONDS]
 #
-# The sources of src/core, src/backend and src/load are compiled directly
+# The sources of src/core, src/doc, src/backend, src/load and src/midi are compiled directly
 # (no meson needed) into build-fuzz/ under $BUILD_DIR when meson runs the
 # script, else under the source root; FUZZ_OUT overrides. CLANG names the
 # compiler (default clang). A crash leaves its input in
@@ -36,7 +36,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 common="-std=gnu11 -D_GNU_SOURCE -I$src/src -g -O1 -fno-omit-frame-pointer
     -Wall -Wextra -Wno-missing-field-initializers -fno-sanitize-recover=all"
-lib_flags="$common -fsanitize=fuzzer-no-link,address,undefined"
+lib_flags="$common -DAL_VERSION=\"fuzz\" -fsanitize=fuzzer-no-link,address,undefined"
 exe_flags="$common -fsanitize=fuzzer,address,undefined"
 
 if ! command -v "$cc" >/dev/null 2>&1; then
@@ -72,7 +72,7 @@ echo "1..$#"
 # takes only what a target needs. compile_one OBJDIR SOURCE CC FLAGS (in sh -c):
 # shellcheck disable=SC2016 # expanded by that sh
 compile_one='o="$1/$(basename "$2" .c).o"; $3 $4 -c "$2" -o "$o" 2>"$o.log" || rm -f "$o"'
-for dir in core backend load midi; do
+for dir in core doc backend load midi; do
     rm -rf "$out/obj/$dir"
     mkdir -p "$out/obj/$dir"
     for f in "$src/src/$dir"/*.c; do
@@ -94,7 +94,7 @@ for dir in core backend load midi; do
     [ -e "$1" ] && ar rcs "$out/lib$dir.a" "$@"
 done
 libs=""
-for dir in midi load backend core; do
+for dir in midi load backend doc core; do
     [ -e "$out/lib$dir.a" ] && libs="$libs $out/lib$dir.a"
 done
 

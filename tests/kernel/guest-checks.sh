@@ -343,6 +343,16 @@ check_alsa_xrun() {
 	finish
 }
 
+# snd-aloop's playback side runs on its own timer, with or without a
+# capture, in jiffies (4 ms at the guest's HZ=250): a 4 ms buffer of 64-frame
+# periods underruns on its own some 70 times a second (audiolat says so:
+# 136 xruns in 2 s), so 1024-frame periods as on HDA and USB
+check_alsa_loopback_xrun() {
+	need_backend alsa
+	stop_xrun alsa hw:Loopback,0,0 -P 1024
+	finish
+}
+
 # (a hog on the guest's one CPU holds the timer interrupt's bottom half too:
 # snd-dummy then reports xruns of "at least 0 ms" as it catches up, ZERO_OK)
 check_alsa_hog() {
@@ -370,13 +380,13 @@ stop_xrun() {
 	[ "${ZERO_OK:-0}" = 1 ] && _min=0
 	ref_sim
 	case $_dev in
-	hw:*) _card=$(card_index "${_dev#hw:}") ;;
+	hw:*) _card=${_dev#hw:} && _card=$(card_index "${_card%%,*}") ;;
 	/dev/dsp*) _card=${_dev#/dev/dsp} && _card=${_card:-0} ;;
 	esac
 	al_run_bg -b "$_be" -D "$_dev" "$@" -d 3s -v --no-histogram --json "$W/x.json" >"$W/out" 2>"$W/err" &
 	pid=$!
 	# measuring: its stream runs, 0.1 s (4800 frames) of it played
-	wait_pcm_running "$_card" p 4800
+	wait_pcm_running "$_card" p 4800 || sed 's/^/  run: /' "$W/err" | head -n 5
 	sleep "0.$((2 + RANDOM % 6))" # the random point: the fault's timing, not a wait
 	if [ "${HOG:-0}" = 1 ]; then
 		_what="hog"
@@ -841,6 +851,7 @@ alsa_capture 20 audiolat run -b alsa -D hw:Dummy --capture: periods measured, th
 alsa_xrun 30 truth: audiolat run -b alsa -D hw:Dummy stopped for 150..400 ms: one xrun of the stall, per-period figures of it
 alsa_hog 30 truth: audiolat run -b alsa -D hw:Dummy under a SCHED_FIFO hog of 80..150 ms: one xrun of it
 alsa_loopback 20 audiolat run -b alsa: playback on hw:Loopback,0,0 while capture runs on hw:Loopback,1,0
+alsa_loopback_xrun 45 truth: audiolat run -b alsa -D hw:Loopback,0,0 stopped for 150..400 ms: one xrun of the stall, per-period figures of it
 alsa_busy 20 audiolat run -b alsa -D hw:Dummy,0,0 while aplay plays on it: exit 4, one line saying it is in use
 roundtrip 30 audiolat roundtrip -b alsa hw:Loopback,0,0 -> hw:Loopback,1,0: the delay is the buffer, the same in two runs
 midi_rawmidi 20 audiolat midi record --api rawmidi on VirMIDI (framing stamps) fed by midi send through the sequencer at 10 Hz

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The floors: includes only point down.
 #   core                                   -> nothing of ours
-#   backend load midi trace check report store -> core (midi may use load)
+#   doc                                    -> core
+#   backend load midi trace check          -> core (midi may use load)
+#   report store                           -> core doc
 #   run                                    -> backend load trace core
 #   cli                                    -> anything
 . "$(dirname "$0")/../lib.sh"
@@ -11,10 +13,12 @@ src="$TESTS_DIR/../src"
 allowed() { # area -> the areas it may include
 	case $1 in
 	core) echo "" ;;
+	doc) echo "core" ;;
 	midi) echo "core load" ;;
-	backend | load | trace | check | report | store | roundtrip) echo "core" ;;
+	backend | load | trace | check | roundtrip) echo "core" ;;
+	report | store) echo "core doc" ;;
 	run) echo "core backend load trace" ;;
-	cli) echo "core backend load midi trace check report store run roundtrip cli" ;;
+	cli) echo "core doc backend load midi trace check report store run roundtrip cli" ;;
 	*) echo "?" ;;
 	esac
 }

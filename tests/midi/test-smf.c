@@ -178,6 +178,39 @@ format1_tempo_track(void **state)
 	al_smf_free(&smf);
 }
 
+/*
+ * Two tempos at one tick in different tracks of a format 1 file: the last
+ * one in file order (the higher track) wins, whatever the tempos' values.
+ */
+static void
+format1_tempo_tie_last_wins(void **state)
+{
+	static const uint32_t first[] = { 500000, 1000000 }, last[] = { 1000000, 250000 };
+	struct al_smf smf;
+	size_t k;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		struct gen g = { 0 };
+
+		g_header(&g, 1, 2, 480);
+		g_track_begin(&g);
+		g_tempo(&g, 240, first[k]);
+		g_track_end(&g, 0);
+		g_track_begin(&g);
+		G_EV(&g, 0, 0x90, 60, 100);
+		g_tempo(&g, 240, last[k]);
+		G_EV(&g, 480, 0x90, 62, 100);
+		g_track_end(&g, 0);
+		parse_ok("format1-tempo-tie", &g, &smf);
+		assert_int_equal(smf.n_tempos, 2);
+		/* 240 ticks at the default 0.5 s a quarter, then 480 at the last tempo */
+		assert_int_equal(nth_channel(&smf, 1)->t_ns,
+				 250 * MS + (int64_t)last[k] * 1000);
+		al_smf_free(&smf);
+	}
+}
+
 /* Format 2: each track keeps its own tempo map. */
 static void
 format2_own_maps(void **state)
@@ -969,6 +1002,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(default_tempo_format0),
 		cmocka_unit_test(no_accumulated_rounding),
 		cmocka_unit_test(tempo_changes),
+		cmocka_unit_test(format1_tempo_tie_last_wins),
 		cmocka_unit_test(format1_tempo_track),
 		cmocka_unit_test(format2_own_maps),
 		cmocka_unit_test(smpte_divisions),

@@ -211,6 +211,44 @@ max_interval_known(void **state)
 	assert_int_equal(al_ci_max_diff(a, 10, b, 10, 1.5, &ci), -EINVAL);
 }
 
+/*
+ * The verdict of an interval: worse only when all of it is above 0,
+ * better only when all of it is below; an interval that reaches 0 (an
+ * edge at exactly 0) holds it: no significant difference. One side
+ * unbounded: the other decides.
+ */
+static void
+verdict_edges(void **state)
+{
+	static const struct {
+		struct al_ci ci;
+		enum al_verdict want;
+	} cases[] = {
+		{ { 0.5, 3, true, true }, AL_VERDICT_WORSE },
+		{ { 0, 3, true, true }, AL_VERDICT_SAME },
+		{ { -3, 0, true, true }, AL_VERDICT_SAME },
+		{ { -3, -0.5, true, true }, AL_VERDICT_BETTER },
+		{ { -1, 1, true, true }, AL_VERDICT_SAME },
+		{ { 0.5, 0, true, false }, AL_VERDICT_WORSE },
+		{ { 0, 0, true, false }, AL_VERDICT_SAME },
+		{ { 0, -0.5, false, true }, AL_VERDICT_BETTER },
+		{ { 0, 0, false, true }, AL_VERDICT_SAME },
+		{ { 0, 2, false, true }, AL_VERDICT_SAME },
+		{ { 0, 0, false, false }, AL_VERDICT_NODATA },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		enum al_verdict v = al_ci_verdict(&cases[i].ci);
+
+		if (v != cases[i].want)
+			fail_msg("[%g, %g] (%d, %d): %s, not %s", cases[i].ci.lo, cases[i].ci.hi,
+				 cases[i].ci.lo_ok, cases[i].ci.hi_ok, al_verdict_name(v),
+				 al_verdict_name(cases[i].want));
+	}
+}
+
 /* A uniform histogram: values 1000..1999 ns, `per` of each (+ shift). */
 static void
 uniform_hist(struct al_dhist *h, int per, int64_t shift)
@@ -396,6 +434,55 @@ planted_difference_is_found(void **state)
 	assert_true(found[2] >= TRIALS / 4); /* the max is the hardest: one value per run */
 }
 
+/* Hesterberg's expanded tail: 0.86 % for 10 runs at 95 %, 2.5 % in the limit */
+static void
+expanded_tail_known(void **state)
+{
+	(void)state;
+	assert_true(fabs(al_ci_expanded_tail(0.95, 10) - 0.0086) < 0.0003);
+	assert_true(fabs(al_ci_expanded_tail(0.95, 100000) - 0.025) < 0.0002);
+	assert_true(fabs(al_ci_expanded_tail(0.95, 1) - 0.025) < 1e-12);
+	assert_true(al_ci_expanded_tail(0.95, 3) < al_ci_expanded_tail(0.95, 5));
+}
+
+/*
+ * Groups of runs whose figures spread between runs (log-normal, 20 %):
+ * the same distribution holds 0 in nearly every trial, a group 50 %
+ * higher comes out worse in at least 90 %. The max path (q = 0) and the
+ * figure path only: the per-run histograms are left out.
+ */
+static void
+group_intervals_are_calibrated(void **state)
+{
+	enum { TRIALS = 40, RUNS = 8 };
+	double va[RUNS], vb[RUNS], vc[RUNS];
+	struct al_ci_sample none[RUNS] = { { 0 } };
+	int same = 0, worse = 0, t, i;
+	struct al_rng r;
+	struct al_ci ci;
+
+	(void)state;
+	al_rng_seed(&r, 5);
+	for (t = 0; t < TRIALS; t++) {
+		for (i = 0; i < RUNS; i++) {
+			va[i] = 50000 * exp(0.2 * al_rng_normal(&r));
+			vb[i] = 50000 * exp(0.2 * al_rng_normal(&r));
+			vc[i] = 75000 * exp(0.2 * al_rng_normal(&r));
+		}
+		struct al_ci_group a = { none, va, RUNS, true }, b = { none, vb, RUNS, true },
+				   c = { none, vc, RUNS, true };
+
+		assert_int_equal(al_ci_group_diff(&a, &b, 0, 1000, (uint64_t)t, 0.95, &ci), 0);
+		same += al_ci_verdict(&ci) == AL_VERDICT_SAME;
+		assert_int_equal(al_ci_group_diff(&a, &c, 0, 1000, (uint64_t)t, 0.95, &ci), 0);
+		worse += al_ci_verdict(&ci) == AL_VERDICT_WORSE;
+	}
+	print_message("# groups of %d runs: %d of %d the same, %d of %d worse\n", RUNS, same,
+		      TRIALS, worse, TRIALS);
+	assert_true(same >= TRIALS - 3);
+	assert_true(worse >= TRIALS - 4); /* the power for +50 % with 8 runs a side */
+}
+
 int
 main(void)
 {
@@ -405,9 +492,12 @@ main(void)
 	    cmocka_unit_test(design_effect_known),
 	    cmocka_unit_test(exceedance_k_known),
 	    cmocka_unit_test(max_interval_known),
+	    cmocka_unit_test(verdict_edges),
 	    cmocka_unit_test(quantile_interval_known),
 	    cmocka_unit_test(intervals_cover_zero_under_the_null),
 	    cmocka_unit_test(planted_difference_is_found),
+	    cmocka_unit_test(expanded_tail_known),
+	    cmocka_unit_test(group_intervals_are_calibrated),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -217,9 +217,9 @@ if [ -n "$have_sqlite3" ]; then
 
 	Nw="$T_TMP/newer.db"
 	cp "$DB" "$Nw"
-	sqlite3 "$Nw" "PRAGMA user_version = 3;"
+	sqlite3 "$Nw" "PRAGMA user_version = 4;"
 	t_exit 1 "history on a database of a newer audiolat exits 1" "$A" history --db "$Nw"
-	t_grep "$ERR" 'written by a newer audiolat \(schema version 3; this audiolat reads up to 2\)' "it says so"
+	t_grep "$ERR" 'written by a newer audiolat \(schema version 4; this audiolat reads up to 3\)' "it says so"
 	t_exit 1 "import into it exits 1" "$A" import --db "$Nw" "$J"
 
 	# a truncated database: fold the WAL in, cut the file in half
@@ -252,7 +252,7 @@ if [ -n "$have_sqlite3" ]; then
 		VALUES ('2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', 'from v1', '6.1.0', 'sim', CAST(readfile('$J') AS TEXT));"
 	t_exit 0 "history on a first-schema database" "$A" history --db "$V1"
 	t_grep "$OUT" '^ +1  .* from v1 ' "its run is listed"
-	t_true "it was migrated to schema version 2" test "$(sqlite3 "$V1" 'PRAGMA user_version')" -eq 2
+	t_true "it was migrated to schema version 3" test "$(sqlite3 "$V1" 'PRAGMA user_version')" -eq 3
 	t_exit 0 "export of the migrated run" "$A" export --db "$V1" 1
 	t_true "the migrated document is byte for byte the same" cmp "$OUT" "$J"
 	t_exit 0 "import into the migrated database" "$A" import --db "$V1" "$J"

@@ -479,7 +479,7 @@ migrates_the_first_schema(void **state)
 	assert_int_equal(raw_int(db_path, "PRAGMA user_version"), 1);
 
 	s = open_ok(db_path);
-	assert_int_equal(raw_int(db_path, "PRAGMA user_version"), 2);
+	assert_int_equal(raw_int(db_path, "PRAGMA user_version"), AL_STORE_SCHEMA_VERSION);
 	assert_int_equal(raw_int(db_path, "SELECT count(*) FROM sqlite_master WHERE name = 'runs'"),
 			 0);
 	assert_int_equal(al_store_count(s, NULL), 2);
@@ -585,7 +585,7 @@ newer_schema_is_refused(void **state)
 	assert_non_null(strstr(err, "newer audiolat (schema version 99"));
 	assert_int_equal(raw_int(db_path, "PRAGMA user_version"), 99);
 	/* ours, at our version, with the table gone */
-	raw_exec(db_path, "PRAGMA user_version = 2; DROP TABLE results;");
+	raw_exec(db_path, "PRAGMA user_version = 3; DROP TABLE results;");
 	assert_int_equal(open_err(db_path, err, sizeof(err)), -EBADMSG);
 	assert_non_null(strstr(err, "results table missing"));
 }

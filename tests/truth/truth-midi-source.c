@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * truth-midi-source PORT EVERY OUT: the MIDI truth of the truth matrix. A
- * JACK client that writes a note-on at every EVERY-th frame of the
- * server's frame counter (frame-exact: 4800 at 48 kHz is 10 Hz, seed 002's
- * rate) to PORT, until SIGINT/SIGTERM, then writes to OUT one line per
+ * JACK client that writes a note-on at every EVERY-th frame it runs
+ * (frame-exact: 4800 at 48 kHz is 10 Hz, seed 002's rate) to PORT (while it is connected), until SIGINT/SIGTERM, then, two
+ * cycles later (the reader has had them all), writes to OUT one line per
  * event: the time it went out on CLOCK_MONOTONIC (ns), i.e. the start of
  * the cycle it was written in (jack_frames_since_cycle_start() from a clock
  * read, to a frame) plus its offset in that cycle. A server that stalls
  * moves those times on with it: that is when the events really went out.
+ * The stamps carry the server's wake-up jitter (up to 150 us seen on a VM):
+ * between events the frames are the truth, the stamps across a stall.
  */
 #include <jack/midiport.h>
 #include <stdatomic.h>
@@ -24,7 +26,9 @@ static uint64_t pos, every;
 static int64_t rate_hz;
 static int64_t times_ns[MAX_EVENTS];
 static volatile int n_times;
-static atomic_int ready; /* client and rate_hz are set */
+static atomic_int ready;      /* client and rate_hz are set */
+static atomic_int quit;       /* SIGTERM: no more events */
+static atomic_int quiet_cycles; /* cycles run since */
 
 static int
 process(jack_nframes_t n, void *arg)
@@ -38,12 +42,18 @@ process(jack_nframes_t n, void *arg)
 	jack_midi_clear_buffer(buf);
 	if (!atomic_load(&ready))
 		return 0;
+	if (atomic_load(&quit)) {
+		atomic_fetch_add(&quiet_cycles, 1);
+		return 0;
+	}
 	since = jack_frames_since_cycle_start(client);
 	start_ns = truth_now_ns() - (int64_t)since * 1000000000 / rate_hz;
 	for (jack_nframes_t i = 0; i < n; i++, pos++) {
 		if (pos % every)
 			continue;
-		if (jack_midi_event_write(buf, i, note, 3) == 0 && n_times < MAX_EVENTS) {
+		/* (an event into a port not yet connected would be lost, and counted) */
+		if (jack_port_connected(out) && jack_midi_event_write(buf, i, note, 3) == 0 &&
+		    n_times < MAX_EVENTS) {
 			times_ns[n_times] = start_ns + (int64_t)i * 1000000000 / rate_hz;
 			n_times = n_times + 1;
 		}
@@ -73,6 +83,10 @@ main(int argc, char **argv)
 	}
 	while (!truth_stop)
 		usleep(10000);
+	/* the reader runs in the cycle an event was written in: two more cycles and it has all */
+	atomic_store(&quit, 1);
+	while (atomic_load(&quiet_cycles) < 2)
+		usleep(1000);
 	jack_deactivate(client);
 	jack_client_close(client);
 	f = fopen(argv[3], "w");

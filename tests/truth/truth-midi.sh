@@ -1,15 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The truth matrix, MIDI (docs/truth.md): truth-midi.sh jack|pwjack.
-# `audiolat midi record` on JACK (jackd2's dummy driver, or PipeWire's
-# JACK) receives a note-on at every 4800th frame (10 Hz at 48 kHz, seed
+# The truth matrix, MIDI (docs/truth.md): truth-midi.sh jack (pwjack:
+# not yet, docs/truth.md says why). `audiolat midi record` on JACK
+# (jackd2's dummy driver, or PipeWire's JACK) receives a note-on at every 4800th frame (10 Hz at 48 kHz, seed
 # 002's rate) from truth-midi-source, which writes down when each event
 # really went out on CLOCK_MONOTONIC. The server is stopped for 40..150 ms
 # (random) at a random point: the events due meanwhile go out late, when
-# it runs again. What record says against the source: every event, the
-# min, mean and max delta to the microsecond (the JSON's tick), the stall
-# in one window of the timeline and nowhere else, and the stall itself
-# against the fault.
+# it runs again. What record says against the source: every event; away
+# from the stall every delta 100 ms to 50 us (the source's frames); the
+# stall's delta the source's to 200 us (its stamps carry the server's
+# wake-up jitter) and in one window of the timeline; the mean to 5 us;
+# and the source's stall against the fault.
 BE=${1:?backend} # (servers.sh sets the positional parameters)
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../servers.sh"
@@ -83,10 +84,13 @@ lo=$((100000 + stall_ns / 1000 - 2 * P_US)) hi=$((100000 + stall_ns / 1000 + 100
 t_result $([ "${smax:-0}" -ge $lo ] && [ "${smax:-0}" -le $hi ] && echo 0 || echo 1) \
 	"the source: its longest delta is 100 ms + the stall (-2 periods .. +10 ms): $smax us in $lo..$hi"
 tjq "record: every event the source sent" '.events == $n' "$J" "$@"
-tjq "record: the longest delta is the source's (±50 us)" \
-	'(.delta_max_ns / 1000 - $smax) | fabs <= 50' "$J" "$@"
-tjq "record: the shortest delta is the source's (±50 us)" \
-	'(.delta_min_ns / 1000 - $smin) | fabs <= 50' "$J" "$@"
+# (the source's stamps carry the server's wake-up jitter, up to 150 us
+# seen: the frames are the truth between events, the stamps across the stall)
+tjq "record: the longest delta is the source's across the stall (±200 us)" \
+	'(.delta_max_ns / 1000 - $smax) | fabs <= 200' "$J" "$@"
+tjq "record: away from the stall every delta is the source's 4800 frames, 100 ms ±50 us" \
+	'.delta_min_ns >= 99950000 and ([.timeline.rows[] | select(.[1] > 0 and .[3] <= 101000000) |
+	 select(.[2] < 99950000 or .[3] > 100050000)] | length == 0)' "$J" "$@"
 tjq "record: the mean delta is the source's (±5 us)" \
 	'(.delta_mean_ns / 1000 - $smean) | fabs <= 5' "$J" "$@"
 tjq "record: the stall in one timeline window, no other window over 101 ms" \

@@ -1,11 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The truth matrix, one backend (docs/truth.md): truth.sh sim|jack|pwjack|
-# plugjack|pwalsa|oss. Into a running audiolat run, faults of known size:
+# pipewire|plugjack|pwalsa|oss. Into a running audiolat run, faults of known size:
 #  - a SIGSTOP stall of 150-400 ms (random) at a random point;
 #  - a SCHED_FIFO hog of 80-150 ms (random) on the audio thread's CPU;
 #  - a sustained lateness (jack, pwjack, plugjack: a JACK client that
-#    spins 2 ms of every cycle ahead of ours, a phase of the run);
+#    spins 2 ms of every cycle ahead of ours, a phase of the run; pipewire:
+#    a pw_filter doing the same);
 # and what the JSON says against the truth: one xrun event per fault of
 # the measured duration (within the backend's window below), its time,
 # its lost periods, the per-period max and p99 of the stall, the
@@ -26,6 +27,8 @@ RUN=()     # the run's arguments
 PRE=()     # what runs audiolat (pw-jack)
 QUEUED=1   # 1: the card plays the queued buffer on into the stall
 LATE=      # the sustained lateness: how audiolat's input is found (a jack_lsp pattern)
+SLOW="$TRUTH_BIN/truth-slow-client" # ... the client that makes it
+WRAP="$(dirname "$0")/slow-wrap.sh" # ... and how it is linked ahead of ours
 NOISE=$((20 * MS)) # the longest xrun the path makes on its own, away from the faults
 
 need() { command -v "$1" >/dev/null || { t_result 1 "$2 is installed ($1)"; t_done; exit 1; }; }
@@ -53,6 +56,20 @@ pwjack)
 	RUN=(-b jack --duplex)
 	QUEUED=0
 	LATE='audiolat-[0-9]*.in_1'
+	;;
+pipewire)
+	start_pipewire 256 48000 || { t_result 1 "PipeWire with a null sink starts: $SRV_WHY"; t_done; exit 1; }
+	# the server's threads (the null sink's timer drives the graph) stay off
+	# the CPU the hog takes
+	for pid in "${SRV_PW_PIDS[@]}"; do
+		taskset -a -p -c 0 "$pid" >/dev/null
+	done
+	RUN=(-b pipewire)
+	QUEUED=0
+	# (the lateness: --duplex, a slow pw_filter feeding our input)
+	LATE='audiolat-[0-9]*.in_1'
+	SLOW=${TRUTH_SLOW_FILTER:?the slow filter is built (tests/meson.build)}
+	WRAP="$(dirname "$0")/slow-filter-wrap.sh"
 	;;
 plugjack)
 	start_jackd "$(srv_name truth)" 256 || { t_result 1 "jackd (dummy) starts: $SRV_WHY"; t_done; exit 1; }
@@ -172,6 +189,7 @@ if [ "$(nproc)" -lt 2 ]; then
 elif truth_start "$J" "${PRE[@]}" "$AUDIOLAT" run "${RUN[@]}" -d 4s -p 80 -L 20; then
 	case $BE in
 	jack | pwjack) truth_pin_rt "$CPU" ne 80 ;; # JACK's client thread
+	# (pipewire: PipeWire's data thread, which -p set to 80, with the run's waiting thread)
 	*) truth_pin_rt "$CPU" eq 80 ;;             # audiolat's audio thread
 	esac
 	t_result $? "hog: the audio thread pinned to CPU $CPU, the rest elsewhere"
@@ -187,13 +205,14 @@ fi
 
 # --- a sustained lateness: 2 ms of every cycle, by a JACK client ahead of ours
 if [ -n "$LATE" ]; then
-	SLOW="$TRUTH_BIN/truth-slow-client"
 	LATE_RUN=("${RUN[@]}")
 	# the lateness on the capture side of the ALSA plugin (its JACK client reads our input)
 	[ "$BE" = plugjack ] && LATE_RUN=(-b alsa -D plug:jack -P 256 -n 2 --capture)
+	# our node's input ports, for the slow filter to feed
+	[ "$BE" = pipewire ] && LATE_RUN=(-b pipewire --duplex)
 	# (-L 20: our work and the 2 ms ahead of it stay well inside a period)
 	"${PRE[@]}" "$AUDIOLAT" run "${LATE_RUN[@]}" -L 20 -d 7s -q --no-db --json "$J" \
-		--load "idle:3s,cmd:$(dirname "$0")/slow-wrap.sh $SLOW 2000 $LATE:4s" >"$OUT" 2>"$ERR"
+		--load "idle:3s,cmd:$WRAP $SLOW 2000 $LATE:4s" >"$OUT" 2>"$ERR"
 	t_result $? "lateness: the run with a 2 ms client ahead of it exits 0"
 	tjq "lateness: the slow phase ran its client (no load error)" '.phases[1].error == null' "$J"
 	tjq "lateness: the idle phase's p50 is under 1 ms" '.phases[0].wake_latency_ns.p50 < 1000000' "$J"

@@ -253,6 +253,8 @@ run_equals_adding_each_value(void **state)
 		{ 0, 1, 1000 },
 		{ 17, 1333333, 150 },          /* a 200 ms stall at 1.33 ms periods */
 		{ -5000000, 5333333, 40 },     /* crossing zero */
+		{ -300, 1, 600 },              /* every negative exact bucket, one value each */
+		{ -70000, 7, 20000 },          /* wide negative buckets, several values each */
 		{ -AL_HIST_LIMIT_NS - 5, 1000000007, 3000 }, /* from underflow up */
 		{ AL_HIST_LIMIT_NS - 3000, 1000, 10 }, /* into the overflow */
 		{ 5, 0, 7 },                   /* step 0: the same value */
@@ -337,6 +339,16 @@ summary_mean_and_stddev(void **state)
 	al_stats_summarize(&h, &s);
 	assert_int_equal(s.mean_ns, 2000);
 	assert_int_equal(s.stddev_ns, 1000);
+	/* 0..99 ns, exact buckets: each percentile is the value of its rank (ceil(q n)) */
+	al_hist_init(&h);
+	for (int64_t v = 0; v < 100; v++)
+		al_hist_add(&h, v);
+	al_stats_summarize(&h, &s);
+	assert_int_equal(s.p50_ns, 49);
+	assert_int_equal(s.p90_ns, 89);
+	assert_int_equal(s.p99_ns, 98);
+	assert_int_equal(s.p999_ns, 99);
+	assert_int_equal(s.p9999_ns, 99);
 	al_hist_init(&h);
 	al_stats_summarize(&h, &s);
 	assert_int_equal(s.count, 0);

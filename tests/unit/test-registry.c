@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -24,8 +25,14 @@ every_backend_is_complete(void **state)
 		assert_non_null(b->summary);
 		if (b->unavailable)
 			continue;
-		assert_non_null(b->probe);
+		/* probe is optional; the caps say what it can do, and match the ops */
 		assert_non_null(b->open);
+		/* a roundtrip stream only where --duplex runs */
+		if (b->duplex)
+			assert_true(al_backend_can(b, AL_CAP_DUPLEX));
+		assert_int_equal(al_backend_can(b, AL_CAP_CALLBACK), b->start_cb != NULL);
+		if (b->list)
+			assert_true(al_backend_can(b, AL_CAP_DEVICE));
 		/* driven through wait/write, or a callback backend (JACK) */
 		if (!b->start_cb) {
 			assert_non_null(b->start);
@@ -47,11 +54,41 @@ every_backend_is_complete(void **state)
 		assert_string_equal(al_backend_find("alsa")->unavailable, "built without libasound");
 }
 
+/* Options a backend cannot honour are named from its caps, in run's order. */
+static void
+test_refuses(void **state)
+{
+	const struct al_backend_ops *sim = al_backend_find("sim");
+	const struct al_backend_ops *alsa = al_backend_find("alsa");
+	struct al_config c;
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	assert_null(al_backend_refuses(sim, &c));
+	c.nearest = true;
+	assert_string_equal(al_backend_refuses(sim, &c), "--nearest");
+	c.tone_hz = 440;
+	assert_string_equal(al_backend_refuses(sim, &c), "--tone");
+	c.capture = true;
+	assert_string_equal(al_backend_refuses(sim, &c), "--capture");
+	memset(&c, 0, sizeof(c));
+	c.mmap = true;
+	if (!alsa->unavailable)
+		assert_null(al_backend_refuses(alsa, &c));
+	assert_string_equal(al_backend_refuses(sim, &c), "--mmap");
+	/* -D is al_run()'s to refuse */
+	memset(&c, 0, sizeof(c));
+	snprintf(c.device, sizeof(c.device), "hw:0");
+	assert_null(al_backend_refuses(sim, &c));
+	assert_false(al_backend_can(sim, AL_CAP_DEVICE));
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_backend_is_complete),
+		cmocka_unit_test(test_refuses),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

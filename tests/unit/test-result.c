@@ -113,6 +113,42 @@ xruns_go_to_the_current_phase_and_the_event_list(void **state)
 	assert_int_equal(r.xrun_events[0].phase, 1);
 }
 
+/* Two xruns: the time starved is their sum, each event keeps its own. */
+static void
+xrun_time_is_the_sum_of_the_xruns(void **state)
+{
+	(void)state;
+	record(1001 * MS, 1001 * MS, 0, 0, 0, 0);
+	record(1002 * MS, 1203 * MS, 1001 * MS, 1004 * MS, 199 * MS, 200);
+	record(1204 * MS, 1208 * MS, 1203 * MS, 1205 * MS, 3 * MS, 3);
+	al_result_finish(&r);
+	assert_int_equal(r.total.xruns, 2);
+	assert_int_equal(r.total.xrun_ns, 202 * MS);
+	assert_int_equal(r.total.lost_periods, 203);
+	assert_int_equal(r.phases[0].stats.xrun_ns, 202 * MS);
+	assert_int_equal(r.xrun_events[1].duration_ns, 3 * MS);
+	assert_int_equal(r.xrun_events[1].lost_periods, 3);
+}
+
+/* An interval exactly 1 ms (2 ms) off the period is within 1 ms (2 ms): the edges count. */
+static void
+interval_edges_are_within(void **state)
+{
+	const struct al_period_stats *st;
+
+	(void)state;
+	/* 1 ms periods: intervals of 2 ms (1 ms off), 3 ms (2 ms off), 3.001 ms */
+	record(1001 * MS, 1001 * MS, 0, 0, 0, 0);
+	record(1002 * MS, 1003 * MS, 1001 * MS, 0, 0, 0);
+	record(1003 * MS, 1006 * MS, 1003 * MS, 0, 0, 0);
+	record(1004 * MS, 1009 * MS + 1 * US, 1006 * MS, 0, 0, 0);
+	al_result_finish(&r);
+	st = &r.total;
+	assert_int_equal(st->interval_ns.count, 3);
+	assert_int_equal(st->within_1ms, 1);
+	assert_int_equal(st->within_2ms, 2);
+}
+
 static void
 xrun_events_beyond_capacity_are_counted(void **state)
 {
@@ -224,6 +260,20 @@ a_stall_is_charged_per_period(void **state)
 	/* the time series: the windows the stall covered hold its periods */
 	assert_true(x.windows[14].periods > 0 && x.windows[14].wakeups == 0);
 	assert_true(x.windows[14].wake_max_ns > 100 * MS);
+	/* every period due is in one window, once: the swallowed 150 too */
+	{
+		uint64_t periods = 0, wakeups = 0;
+
+		for (i = 0; i < (int)x.n_windows; i++) {
+			periods += x.windows[i].periods;
+			wakeups += x.windows[i].wakeups;
+		}
+		assert_int_equal(periods, 2150);
+		assert_int_equal(wakeups, 2000);
+	}
+	/* the max latency's share of the buffer is per period: the stall's, not 20 us */
+	assert_float_equal(al_stats_max_latency_pct(&x.total, x.buffer_ns),
+			   100.0 * (double)(200 * MS + 20 * US - p) / (double)x.buffer_ns, 1e-9);
 	assert_int_equal(atomic_load(&x.live.max_wake_ns), 200 * MS + 20 * US - p);
 	al_result_free(&x);
 }
@@ -323,6 +373,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(intervals_and_factors, setup, teardown),
 		cmocka_unit_test_setup_teardown(xruns_go_to_the_current_phase_and_the_event_list,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(xrun_time_is_the_sum_of_the_xruns, setup, teardown),
+		cmocka_unit_test_setup_teardown(interval_edges_are_within, setup, teardown),
 		cmocka_unit_test_setup_teardown(xrun_events_beyond_capacity_are_counted, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(warnings_are_bounded, setup, teardown),

@@ -48,6 +48,9 @@ on_time_writes_keep_the_buffer_full(void **state)
 		al_simcard_write(&card, b + 200 * US, &wi);
 		assert_int_equal(wi.xrun_start_ns, 0);
 		assert_int_equal(wi.lost_periods, 0);
+		/* the one period waited for came free: none missed */
+		assert_true(wi.missed_known);
+		assert_int_equal(wi.missed, 0);
 		/* 2 periods minus the 0.2 ms spent were left (57 frames consumed of 3) */
 		assert_int_equal(wi.margin_ns, 1812500);
 	}
@@ -62,6 +65,9 @@ a_late_wake_up_writes_several_periods(void **state)
 	/* 1.5 periods late: 120 frames free, two whole periods written */
 	al_simcard_write(&card, T0 + 2500 * US, &wi);
 	assert_int_equal(wi.xrun_start_ns, 0);
+	/* the second came free without a wake-up of its own: one missed */
+	assert_true(wi.missed_known);
+	assert_int_equal(wi.missed, 1);
 	assert_int_equal(wi.margin_ns, 500 * US);
 	assert_int_equal(al_simcard_next_boundary_ns(&card), T0 + 3 * MS);
 	assert_int_equal(al_simcard_empty_ns(&card), T0 + 5 * MS);
@@ -75,6 +81,7 @@ writing_exactly_when_empty_is_no_xrun(void **state)
 	(void)state;
 	al_simcard_write(&card, T0 + 3 * MS, &wi);
 	assert_int_equal(wi.xrun_start_ns, 0);
+	assert_int_equal(wi.missed, 2); /* three periods free: two passed unseen */
 	assert_int_equal(wi.margin_ns, 0);
 	assert_int_equal(al_simcard_empty_ns(&card), T0 + 6 * MS);
 }

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* audiolat midi: shared by cmd-midi.c (options, analyze, send, thru),
- * midi-live.c (record, loop) and midi-out.c (text and JSON). */
-#ifndef AL_CLI_CMD_MIDI_H
-#define AL_CLI_CMD_MIDI_H
+/*
+ * audiolat midi: the options and the report, and their text and JSON
+ * (midi-out.c); used by cmd-midi.c (options, analyze, send, thru) and
+ * midi-live.c (record, loop).
+ */
+#ifndef AL_CLI_MIDI_OUT_H
+#define AL_CLI_MIDI_OUT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -18,8 +21,6 @@
 #include "midi/port.h"
 #include "midi/smf.h"
 
-#define MIDI_SCHEMA "audiolat.midi/1"
-#define MIDI_LOOP_SCHEMA "audiolat.midi-loop/1"
 /* The record file: 1000 ticks per quarter at 1000 us per quarter = 1 us a tick. */
 #define MIDI_REC_PPQ 1000
 #define MIDI_REC_TEMPO_US 1000
@@ -116,12 +117,5 @@ json_t *midi_report_json(const struct midi_report *r);
 int midi_report_emit(const struct midi_report *r, bool save);
 /* "note-on (velocity > 0), every channel" */
 void midi_describe_filter(const struct al_midi_filter *f, char *buf, size_t size);
-
-/* midi-live.c */
-int midi_record(struct midi_opts *o);
-int midi_loop(struct midi_opts *o);
-
-/* cmd-midi.c: the exit code and message for a port that failed to open. */
-int midi_port_error(const struct midi_opts *o, int rc, const char *err);
 
 #endif
