@@ -33,8 +33,13 @@ while kill -0 "$pid" 2>/dev/null; do
 done
 wait "$pid"
 cat "$tmp/rss"
-awk 'NR > 2 { if (!first) first = $2; if ($2 - first > d) d = $2 - first; if (first - $2 > d) d = first - $2 }
-     END { printf "rss: first %d KiB, largest change from it %d KiB (limit 1024): %s\n", first, d, d <= 1024 ? "flat" : "GROWS" }' "$tmp/rss"
+# from the 5th minute (SQLite's page cache, at most 2 MiB, fills with the
+# first checkpoints) to the last sample but one (the last may catch the
+# final save, after the measurement)
+awk -v from=$((interval * 5)) -v n=0 'NR > 1 && $1 >= from { t[n] = $1; v[n++] = $2 }
+     END { for (i = 0; i < n - 1; i++) { if (!i || v[i] < lo) lo = v[i]; if (v[i] > hi) hi = v[i] }
+           printf "rss: %d..%d KiB from %d s to %d s: %d KiB apart (limit 1024): %s\n", lo, hi, t[0], t[n - 2],
+                  hi - lo, hi - lo <= 1024 ? "flat" : "GROWS" }' "$tmp/rss"
 jq -r '"periods: \(.total.periods), windows: \(.monitor.short.rows | length) x \(.monitor.short.window_ns / 1e9) s, xruns: \(.total.xruns), json bytes: \(tostring | length)"' "$tmp/soak.json"
 start=$(date +%s.%N)
 "$A" report "$tmp/soak.json" -o "$tmp/soak.html"
