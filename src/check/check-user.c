@@ -22,10 +22,13 @@
 #define MEMLOCK_GOOD_BYTES (1ULL << 30)
 #define FIFO_TRY_PRIO 80
 
+/* the file audiolat run's warning names: the one jackd2 installs for the audio group */
 static const char fix_rtprio[] =
-	"echo '@audio - rtprio 95' | sudo tee -a /etc/security/limits.d/95-audio.conf, then log in again";
+	"sudo dpkg-reconfigure -p high jackd2, or: echo '@audio - rtprio 95' | sudo tee -a "
+	AL_RT_LIMITS_FILE "; then log in again";
 static const char fix_memlock[] =
-	"echo '@audio - memlock unlimited' | sudo tee -a /etc/security/limits.d/95-audio.conf, then log in again";
+	"sudo dpkg-reconfigure -p high jackd2, or: echo '@audio - memlock unlimited' | sudo tee -a "
+	AL_RT_LIMITS_FILE "; then log in again";
 
 struct limit {
 	const char *name;    /* "Max realtime priority" */

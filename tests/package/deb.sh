@@ -117,7 +117,10 @@ done
 for d in "$top"/README.md "$top"/docs/*.md; do
 	has "/usr/share/doc/audiolat/$(basename "$d")(.gz)?" || echo "doc $(basename "$d")" >>"$T_TMP/missing"
 done
-t_empty "$T_TMP/missing" "the package holds the binary, completion, $(ls "$top"/docs/man/*.1 | wc -l) man pages and the documentation"
+has /usr/lib/systemd/system/audiolat-monitor.service || echo "contrib/audiolat-monitor.service" >>"$T_TMP/missing"
+t_empty "$T_TMP/missing" "the package holds the binary, completion, monitor unit, $(ls "$top"/docs/man/*.1 | wc -l) man pages and the documentation"
+dpkg-deb --fsys-tarfile "$deb" | tar -xOf - ./usr/lib/systemd/system/audiolat-monitor.service >"$T_TMP/unit" 2>&1
+t_grep "$T_TMP/unit" '^ExecStart=/usr/bin/audiolat monitor ' "the monitor unit starts the packaged /usr/bin/audiolat"
 # installed under /usr only (and its docs): nothing in /etc, nothing in /usr/local
 t_nogrep "$T_TMP/contents" '^/(etc|usr/local|var|opt)/' "nothing outside /usr"
 dpkg-deb -f "$deb" Depends | tr ',|' '\n\n' | sed 's/(.*//; s/[[:space:]]//g' | grep -v '^$' >"$T_TMP/depends"
@@ -157,6 +160,7 @@ t1=$EPOCHSECONDS
 t_exit 0 "dpkg -i installs it into the scratch root" in_root dpkg -i "/root/$(basename "$deb")"
 t_install=$((EPOCHSECONDS - t1))
 t_true "the scratch root has /usr/bin/audiolat" test -x "$R/usr/bin/audiolat"
+t_true "installing it enables no service" test ! -e "$R/etc/systemd/system/multi-user.target.wants/audiolat-monitor.service"
 t_true "the machine's own /usr/bin is untouched" test "$host_bin" = "$([ -e /usr/bin/audiolat ] && echo yes || echo no)"
 t_exit 0 "a user in the audio group" in_root useradd --create-home --shell /bin/bash --groups audio "$USER_NAME"
 uid=$(in_root id -u "$USER_NAME")
