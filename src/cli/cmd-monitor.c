@@ -16,6 +16,7 @@
 
 #include "core/clock.h"
 #include "core/units.h"
+#include "core/url.h"
 #include "report/prom.h"
 #include "report/report.h"
 #include "run/monitor.h"
@@ -510,6 +511,7 @@ cmd_monitor(int argc, char **argv)
 	struct mon_ctx c = { .mc = &mc };
 	struct al_monitor_opts mo;
 	struct al_run_cli p;
+	const char *db;
 	struct al_result r;
 	const struct al_result *snap;
 	struct al_report_doc rd;
@@ -533,6 +535,11 @@ cmd_monitor(int argc, char **argv)
 		rc = cli_usage_error("monitor", "--on-threshold trace: needs --trace");
 	if (!rc && mc.threshold_ns && mc.action == ACT_NONE)
 		rc = cli_usage_error("monitor", "--threshold: needs --on-threshold");
+	/* a checkpoint replaces its row: the least-privilege role (INSERT, SELECT) cannot */
+	db = p.db_path ? p.db_path : getenv("AUDIOLAT_DB");
+	if (!rc && !p.no_db && db && al_url_is_postgres(db))
+		rc = cli_usage_error("monitor", "--db: a monitor saves to a local database (its "
+				     "checkpoints replace their row); audiolat push copies it to PostgreSQL");
 	if (rc) {
 		free(run_argv);
 		return rc;

@@ -30,6 +30,10 @@ bad "--on-threshold trace" --on-threshold trace
 bad "--listen" --listen localhost:x
 bad "--metrics-file" --metrics-file
 bad "-P/--period" -P 0
+# a PostgreSQL store cannot take a checkpoint's replaced row: refused before measuring
+t_exit 2 "monitor --db postgresql://... exits 2" "$A" monitor -q -d 1s --db 'postgresql://u:s3cret@db.example/al'
+t_grep "$ERR" '^audiolat monitor: --db: a monitor saves to a local database' "it says why, and push"
+t_nogrep "$ERR" 's3cret' "the password is not printed"
 
 # --- two stalls of known length in 1 s windows --------------------------------
 J="$T_TMP/stall.json"
