@@ -143,7 +143,10 @@ t_true "show: p99 wake latency is the run's ($p99_us us)" \
 t_exit 0 "report --db DB 1 writes the report of result 1" "$A" report --db "$DB" 1 -o "$T_TMP/r1.html"
 t_grep "$T_TMP/r1.html" 'patched kernel' "report --db: the result's label"
 t_grep "$T_TMP/r1.html" "$(jq -r '.total.wake_latency_ns.p99' "$J" |
-	awk '{ printf "<b>%.1f µs</b><span>p99 wake latency", $1 / 1000 }')" "report --db: the result's p99 wake latency"
+	awk '{ v = $1; a = v < 0 ? -v : v
+		if (a < 1000) s = sprintf("%d ns", v); else if (a < 1000000) s = sprintf("%.1f µs", v / 1e3)
+		else s = sprintf("%.3f ms", v / 1e6)
+		printf "<b>%s</b><span>p99 wake latency", s }')" "report --db: the result's p99 wake latency (in the unit the report picks)"
 if [ -n "$(command -v xmllint)" ]; then
 	t_true "report --db: well-formed XML" xmllint --noout --nonet "$T_TMP/r1.html"
 fi
