@@ -10,9 +10,8 @@
 #include "cli.h"
 #include "cli-store.h"
 
-/* --db, else $AUDIOLAT_DB (a path or a postgresql:// URL), else NULL: the default path */
-static const char *
-db_choice(const char *db_opt)
+const char *
+cli_store_choice(const char *db_opt)
 {
 	const char *env = getenv("AUDIOLAT_DB");
 
@@ -35,7 +34,7 @@ cli_store_open(const char *cmd, const char *db_opt, enum cli_store_mode mode,
 	int rc;
 
 	*out = NULL;
-	db_opt = db_choice(db_opt);
+	db_opt = cli_store_choice(db_opt);
 	if (db_opt) {
 		/* a list (run's fallbacks, "URL;PATH"): readers take the first */
 		if (snprintf(where, sizeof(where), "%.*s", (int)strcspn(db_opt, ";"), db_opt) >=
@@ -115,7 +114,7 @@ cli_store_save_as(const char *db_opt, const char *text, const char *what, bool q
 	size_t n;
 	int rc = AL_EXIT_RUNTIME;
 
-	db_opt = db_choice(db_opt);
+	db_opt = cli_store_choice(db_opt);
 	if (!db_opt)
 		return save_one(NULL, text, what, quiet, true);
 	/* "URL;PATH": each in turn until one saves (a server out of reach, a local file) */

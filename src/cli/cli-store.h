@@ -35,6 +35,9 @@ enum cli_store_mode {
  * yet), or AL_EXIT_RUNTIME after one line on stderr
  * ("audiolat CMD: PATH: what went wrong").
  */
+/* --db, else $AUDIOLAT_DB (a path or a postgresql:// URL), else NULL: the default path */
+const char *cli_store_choice(const char *db_opt);
+
 int cli_store_open(const char *cmd, const char *db_opt, enum cli_store_mode mode,
 		   struct al_store **out, char *path, size_t path_size);
 

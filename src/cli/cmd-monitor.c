@@ -536,7 +536,7 @@ cmd_monitor(int argc, char **argv)
 	if (!rc && mc.threshold_ns && mc.action == ACT_NONE)
 		rc = cli_usage_error("monitor", "--threshold: needs --on-threshold");
 	/* a checkpoint replaces its row: the least-privilege role (INSERT, SELECT) cannot */
-	db = p.db_path ? p.db_path : getenv("AUDIOLAT_DB");
+	db = cli_store_choice(p.db_path);
 	if (!rc && !p.no_db && db && al_url_is_postgres(db))
 		rc = cli_usage_error("monitor", "--db: a monitor saves to a local database (its "
 				     "checkpoints replace their row); audiolat push copies it to PostgreSQL");

@@ -74,12 +74,14 @@ read -r smin smean smax sover < <(awk 'NR > 1 { d = $1 - p; if (NR == 2 || d < m
 	if (d > 101000000) o++ } { p = $1; if (NR == 1) f = $1 }
 	END { printf "%d %d %d %d\n", mn / 1000, (p - f) / (NR - 1) / 1000, mx / 1000, o }' "$SRC")
 echo "# source: $n events, deltas min ${smin} us mean ${smean} us max ${smax} us, $sover over 101 ms; the stall $((stall_ns / 1000)) us"
+# the server's period, in us (from record's document)
+P_US=$(jq '.source.period_frames * 1000000 / .source.rate | ceil' "$J" 2>/dev/null)
+[ -n "$P_US" ] && [ "$P_US" != null ] || P_US=0
 set -- --argjson n "$n" --argjson smin "${smin:-0}" --argjson smean "${smean:-0}" \
-	--argjson smax "${smax:-0}" --argjson stall "$stall_ns"
+	--argjson smax "${smax:-0}" --argjson stall "$stall_ns" --argjson p "$P_US"
 # the truth: the events due in the stall went out when the server ran again,
 # at most a period (5.3 ms) + 2 ms before its end, at most 10 ms after
 t_result $([ "$sover" = 1 ] && echo 0 || echo 1) "the source: one delta over 101 ms (the stall)"
-P_US=5334
 lo=$((100000 + stall_ns / 1000 - 2 * P_US)) hi=$((100000 + stall_ns / 1000 + 10000))
 t_result $([ "${smax:-0}" -ge $lo ] && [ "${smax:-0}" -le $hi ] && echo 0 || echo 1) \
 	"the source: its longest delta is 100 ms + the stall (-2 periods .. +10 ms): $smax us in $lo..$hi"
@@ -90,7 +92,7 @@ tjq "record: every event the source sent" '.events == $n' "$J" "$@"
 # source's stamp and record's line part by up to 2 periods on the event
 # after it: seen once in 25 runs, 10.5 ms, not explained yet: docs/truth.md)
 tjq "record: the longest delta is the source's across the stall (±200 us; 2 periods after skipped frames)" \
-	'(if .source.irregular_cycles > 0 then 2 * 5334 + 200 else 200 end) as $tol |
+	'(if .source.irregular_cycles > 0 then 2 * $p + 200 else 200 end) as $tol |
 	 (.delta_max_ns / 1000 - $smax) | fabs <= $tol' "$J" "$@"
 tjq "record: away from the stall every delta is the source's 4800 frames, 100 ms ±50 us" \
 	'.delta_min_ns >= 99950000 and ([.timeline.rows[] | select(.[1] > 0 and .[3] <= 101000000) |
