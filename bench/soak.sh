@@ -17,7 +17,8 @@ checkpoint=${CHECKPOINT:-5m}
 bench_need jq jq sqlite3 sqlite3
 bench_init
 
-# --- the soak -------------------------------------------------------------
+# --- the soak (SOAK_SECONDS 0: only the exporter's cost) --------------------
+if [ "$soak" -gt 0 ]; then
 db="$tmp/soak.db"
 "$A" monitor -q -b sim -P 16 -n 3 -L 0 --window 1s --checkpoint "$checkpoint" -d "${soak}s" \
 	--db "$db" --json "$tmp/soak.json" --metrics-file "$tmp/soak.prom" >"$tmp/soak.out" 2>&1 &
@@ -33,10 +34,17 @@ while kill -0 "$pid" 2>/dev/null; do
 done
 wait "$pid"
 cat "$tmp/rss"
-# from the 5th minute (SQLite's page cache, at most 2 MiB, fills with the
-# first checkpoints) to the last sample but one (the last may catch the
-# final save, after the measurement)
-awk -v from=$((interval * 5)) -v n=0 'NR > 1 && $1 >= from { t[n] = $1; v[n++] = $2 }
+# from the first sample after the second checkpoint (SQLite's page cache,
+# at most 2 MiB, and the arena's mapping fill with the first checkpoints)
+# to the last sample but one (the last may catch the final save, after the
+# measurement); a sample taken during a checkpoint is transient (the
+# document is built in the arena and unmapped after it)
+case $checkpoint in
+*m) ck_s=$((${checkpoint%m} * 60)) ;;
+*s) ck_s=${checkpoint%s} ;;
+*) ck_s=300 ;;
+esac
+awk -v from=$((2 * ck_s + interval)) -v n=0 'NR > 1 && $1 >= from { t[n] = $1; v[n++] = $2 }
      END { for (i = 0; i < n - 1; i++) { if (!i || v[i] < lo) lo = v[i]; if (v[i] > hi) hi = v[i] }
            printf "rss: %d..%d KiB from %d s to %d s: %d KiB apart (limit 1024): %s\n", lo, hi, t[0], t[n - 2],
                   hi - lo, hi - lo <= 1024 ? "flat" : "GROWS" }' "$tmp/rss"
@@ -45,14 +53,30 @@ start=$(date +%s.%N)
 "$A" report "$tmp/soak.json" -o "$tmp/soak.html"
 end=$(date +%s.%N)
 awk -v a="$start" -v b="$end" 'BEGIN { printf "report: %.2f s (limit 2 s)\n", b - a }'
+fi
 
 # --- the exporter's cost on p50 -----------------------------------------------
-printf "round  run_p50_us  monitor_p50_us  ratio\n"
+# run (plain) against monitor --metrics-file, both on CPU 1, the order
+# alternating per round; and run against run (the same alternation, no
+# exporter): the spread the machine gives two identical measurements.
+[ "$rounds" -gt 0 ] || exit 0
+p50() { jq '.total.wake_latency_ns.p50' "$1"; }
+plain() { "$A" run -q --no-db -P 64 -L 0 -a 1 -d "${round_s}s" --json "$1" >/dev/null; }
+exporter() {
+	"$A" monitor -q --no-db -P 64 -L 0 -a 1 -d "${round_s}s" --metrics-interval 1s \
+		--metrics-file "$tmp/cost.prom" --json "$1" >/dev/null
+}
+printf "round  run_p50_us  monitor_p50_us  ratio   run_p50_us  run_p50_us  ratio(A/A)\n"
+: >"$tmp/ratios"
 for r in $(seq 1 "$rounds"); do
-	"$A" run -q --no-db -P 64 -L 0 -d "${round_s}s" --json "$tmp/run.json" >/dev/null
-	"$A" monitor -q --no-db -P 64 -L 0 -d "${round_s}s" --metrics-interval 1s \
-		--metrics-file "$tmp/cost.prom" --json "$tmp/mon.json" >/dev/null
-	a=$(jq '.total.wake_latency_ns.p50' "$tmp/run.json")
-	b=$(jq '.total.wake_latency_ns.p50' "$tmp/mon.json")
-	awk -v r="$r" -v a="$a" -v b="$b" 'BEGIN { printf "%-6d %10.2f  %14.2f  %5.3f\n", r, a / 1e3, b / 1e3, b / a }'
+	if [ $((r % 2)) -eq 1 ]; then plain "$tmp/a.json"; exporter "$tmp/b.json"
+	else exporter "$tmp/b.json"; plain "$tmp/a.json"; fi
+	plain "$tmp/c.json"
+	a=$(p50 "$tmp/a.json") b=$(p50 "$tmp/b.json") c=$(p50 "$tmp/c.json")
+	awk -v r="$r" -v a="$a" -v b="$b" -v c="$c" 'BEGIN { printf "%-6d %10.2f  %14.2f  %5.3f   %10.2f  %10.2f  %5.3f\n",
+		r, a / 1e3, b / 1e3, b / a, a / 1e3, c / 1e3, c / a }'
+	awk -v a="$a" -v b="$b" -v c="$c" 'BEGIN { print b / a, c / a }' >>"$tmp/ratios"
 done
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+echo "median ratio monitor/run $(cut -d' ' -f1 "$tmp/ratios" | median) (limit 1.02);" \
+	"run/run $(cut -d' ' -f2 "$tmp/ratios" | median) (the machine's own)"

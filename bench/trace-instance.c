@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Hold the flight recorder's ftrace instance (src/trace) on one CPU while
- * a command runs, so its cost can be measured on any command (bench/trace.sh)
- * before `audiolat run --trace` exists:
+ * a command runs, so its parts can be measured on any command (bench/trace.sh
+ * measures `audiolat run --trace` itself):
  *
- *	bench-trace-instance [-c CPU] [-b KB] [-e MS] -- COMMAND [ARGS...]
+ *	bench-trace-instance [-c CPU] [-b KB] [-e MS] [-A] -- COMMAND [ARGS...]
  *
  * -e MS: also read the trace out every MS milliseconds (what explaining
  * spikes costs; default 0: never, the instance only records).
+ * -A: record the rich set of events all along (armed), not the base set.
  * Exit: the command's status; 4 when tracing is unavailable (one line).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,24 +32,34 @@ main(int argc, char **argv)
 	struct al_spike s;
 	char err[256];
 	int opt, rc, status = 0;
+	bool armed = false;
 	pid_t child;
 
-	while ((opt = getopt(argc, argv, "+c:b:e:")) != -1) {
+	while ((opt = getopt(argc, argv, "+c:b:e:A")) != -1) {
 		long *dst = opt == 'c' ? &cpu : opt == 'b' ? &kb : opt == 'e' ? &every_ms : NULL;
 
+		if (opt == 'A') {
+			armed = true;
+			continue;
+		}
 		if (!dst || al_parse_long(optarg, 0, 1 << 20, dst)) {
-			fprintf(stderr, "usage: bench-trace-instance [-c CPU] [-b KB] [-e MS] -- COMMAND...\n");
+			fprintf(stderr, "usage: bench-trace-instance [-c CPU] [-b KB] [-e MS] [-A] -- COMMAND...\n");
 			return 2;
 		}
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "usage: bench-trace-instance [-c CPU] [-b KB] [-e MS] -- COMMAND...\n");
+		fprintf(stderr, "usage: bench-trace-instance [-c CPU] [-b KB] [-e MS] [-A] -- COMMAND...\n");
 		return 2;
 	}
 	rc = al_trace_open(&t, (int)cpu, (size_t)kb, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "bench-trace-instance: %s\n", err);
 		return 4;
+	}
+	if (armed && (rc = al_trace_arm(t, true))) {
+		fprintf(stderr, "bench-trace-instance: arming the rich events: %s\n", strerror(-rc));
+		al_trace_close(t);
+		return 1;
 	}
 	/* the command gets ^C; we wait for it and clean up */
 	signal(SIGINT, SIG_IGN);

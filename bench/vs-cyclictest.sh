@@ -10,7 +10,10 @@
 # to whole us, audiolat reports ns (shown in us).
 # Prints median and p99 wake latency per round and setting, the medians
 # over rounds, the ratios, and audiolat's per-period bookkeeping cost.
-# usage: bench/vs-cyclictest.sh [ROUNDS] [SECONDS]
+# With AA=1: the control instead, in the dma0 setting: cyclictest twice per
+# round (A before audiolat, B after) beside audiolat, to show what the
+# machine gives the same tool twice (p50 and p99 per run, their medians).
+# usage: [AA=1] bench/vs-cyclictest.sh [ROUNDS] [SECONDS]
 set -eu
 rounds=${1:-5}
 secs=${2:-10}
@@ -40,6 +43,20 @@ ct() {
 	echo "$(ct_pct "$tmp/ct.hist" 0.5) $(ct_pct "$tmp/ct.hist" 0.99)"
 }
 
+if [ "${AA:-0}" = 1 ]; then
+	printf "%-6s %10s %10s %10s %10s %10s %10s\n" round "ctA p50" "ctA p99" "al p50" "al p99" "ctB p50" "ctB p99"
+	for i in $(seq 1 "$rounds"); do
+		read -r a50 a99 <<<"$(ct dma0)"
+		read -r l50 l99 <<<"$(al dma0)"
+		read -r b50 b99 <<<"$(ct dma0)"
+		printf "%-6s %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f\n" "$i" "$a50" "$a99" "$l50" "$l99" "$b50" "$b99"
+		echo "$a50 $a99 $l50 $l99 $b50 $b99" >>"$tmp/aa"
+	done
+	med() { cut -d' ' -f"$1" "$tmp/aa" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+	echo "medians over $rounds rounds: p99 cyclictest A $(med 2) us, audiolat $(med 4) us, cyclictest B $(med 6) us;" \
+		"p50 $(med 1), $(med 3), $(med 5) us"
+	exit 0
+fi
 printf "%-6s %-10s %12s %12s %12s %12s\n" round setting "al p50 us" "ct p50 us" "al p99 us" "ct p99 us"
 for i in $(seq 1 "$rounds"); do
 	for s in untouched dma0; do

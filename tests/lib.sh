@@ -206,6 +206,23 @@ procs_none() {
 	[ "$n" -eq 0 ]
 }
 
+# trace_leaks TRACEFS: audiolat's ftrace instances (audiolat-PID[-...]) whose
+# process is gone, one per line. A running audiolat's instance (another
+# test's, beside this one) is not a leak; the process that made it ending
+# without removing it is.
+trace_leaks() {
+	local d n pid
+	for d in "$1"/instances/audiolat-*; do
+		[ -e "$d" ] || continue
+		n=${d##*/audiolat-}
+		pid=${n%%-*}
+		case $pid in
+		'' | *[!0-9]*) echo "${d##*/}" ;;
+		*) kill -0 "$pid" 2>/dev/null || echo "${d##*/}" ;;
+		esac
+	done
+}
+
 # t_gone DESC SECONDS KIND ID...: the processes of these IDs (pid or pgid),
 # seen running before, are all gone within SECONDS. Fails on an empty set of
 # IDs: if nothing was found running, "nothing left" proves nothing.

@@ -17,6 +17,12 @@
 #	                                     Unix socket only, scram-sha-256 passwords; sets
 #	                                     PG_HOST (the socket directory), PG_PORT, PG_BIN,
 #	                                     PG_SUPER_URL (the superuser, password in the URL)
+#	start_postgres_tls                   the same, also listening on 127.0.0.1:$PG_PORT
+#	                                     (a free port) with ssl=on, a self-signed
+#	                                     certificate for 127.0.0.1 made in $PG_TLS_DIR
+#	                                     (server.crt, also the right root; wrong-root.crt
+#	                                     a root that did not sign it); over TCP only TLS
+#	                                     is accepted (hostnossl ... reject)
 #	stop_postgres                        pg_ctl stop (fast), then a kill if it hangs
 #	crash_postgres                       an immediate shutdown (SIGQUIT: no checkpoint)
 #	restart_postgres                     start it again on the same cluster
@@ -35,6 +41,7 @@ SRV_JACKD_CRASHED=
 SRV_PW_PIDS=()
 SRV_PG_PID=
 SRV_PG_AS=()
+SRV_PG_TLS=
 SRV_WHY=
 
 # keep lib.sh's EXIT trap and run ours first
@@ -307,19 +314,65 @@ start_postgres() {
 	rm -f "$dir/pwfile"
 	PG_HOST=$dir
 	PG_PORT=5432
-	srv_pg_launch || return 1
+	if [ -n "$SRV_PG_TLS" ]; then
+		srv_pg_tls "$dir" || return 1
+		# a TCP port no other test's server has: try a few at random
+		for i in 1 2 3 4 5 6 7 8; do
+			PG_PORT=$(shuf -i 20000-59999 -n 1)
+			srv_pg_launch && break
+			grep -q 'could not bind\|already in use' "$dir/server.log" || return 1
+			: >"$dir/server.log"
+		done
+		[ -n "$SRV_PG_PID" ] || return 1
+	else
+		srv_pg_launch || return 1
+	fi
 	PG_SUPER_URL="postgresql://postgres:$PG_SUPER_PASSWORD@/postgres?host=$dir&port=$PG_PORT"
 	PG_DB=postgres
 	export PG_HOST PG_PORT PG_BIN PG_SUPER_URL
 	return 0
 }
 
+start_postgres_tls() {
+	SRV_PG_TLS=1
+	start_postgres
+}
+
+# srv_pg_tls DIR: a self-signed certificate for 127.0.0.1 (the server's,
+# and the root that verifies it), another that did not sign it, and
+# pg_hba.conf lines taking only TLS over TCP
+srv_pg_tls() {
+	local dir=$1 hba
+	command -v openssl >/dev/null || { srv_fail "openssl is not installed (openssl)"; return 1; }
+	PG_TLS_DIR=$dir/tls
+	mkdir -p "$PG_TLS_DIR"
+	if ! openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 \
+		-addext subjectAltName=IP:127.0.0.1 -keyout "$PG_TLS_DIR/server.key" \
+		-out "$PG_TLS_DIR/server.crt" >"$dir/openssl.log" 2>&1 ||
+		! openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=not-this-one \
+			-keyout "$PG_TLS_DIR/wrong-root.key" -out "$PG_TLS_DIR/wrong-root.crt" \
+			>>"$dir/openssl.log" 2>&1; then
+		srv_fail "openssl could not make the test certificates" "$dir/openssl.log"
+		return 1
+	fi
+	chmod 600 "$PG_TLS_DIR/server.key"
+	[ ${#SRV_PG_AS[@]} -eq 0 ] || chown -R postgres: "$PG_TLS_DIR"
+	hba=$dir/data/pg_hba.conf
+	{ printf 'hostssl all all 127.0.0.1/32 scram-sha-256\nhostnossl all all 127.0.0.1/32 reject\n'
+	  cat "$hba"; } >"$hba.new" && cat "$hba.new" >"$hba" && rm -f "$hba.new"
+	export PG_TLS_DIR
+}
+
 # the server on the cluster start_postgres made; ready when pg_isready says so
 srv_pg_launch() {
-	local dir=$T_TMP/pg i
+	local dir=$T_TMP/pg i net=(-c listen_addresses=)
+	# TLS on 127.0.0.1 when start_postgres_tls made certificates, else
 	# no TCP: the socket in $T_TMP/pg; fsync off (a test cluster)
+	[ -z "$SRV_PG_TLS" ] ||
+		net=(-c listen_addresses=127.0.0.1 -c ssl=on -c "ssl_cert_file=$PG_TLS_DIR/server.crt"
+			-c "ssl_key_file=$PG_TLS_DIR/server.key" -c log_connections=on)
 	"${SRV_PG_AS[@]}" setpriv --pdeathsig TERM "$PG_BIN/postgres" -D "$dir/data" -k "$dir" \
-		-p "$PG_PORT" -c listen_addresses= -c fsync=off -c synchronous_commit=off \
+		-p "$PG_PORT" "${net[@]}" -c fsync=off -c synchronous_commit=off \
 		-c full_page_writes=off -c max_connections=40 >>"$dir/server.log" 2>&1 &
 	SRV_PG_PID=$!
 	for i in $(seq 300); do

@@ -22,73 +22,9 @@
 #include <alsa/asoundlib.h>
 
 #include "core/clock.h"
-#include "alsa.h"
+#include "core/text.h"
+#include "alsa-private.h"
 #include "pcmtime.h"
-
-#define POLLFDS_MAX 16
-/* no period for this long: the device (or the server behind a plugin) stopped */
-#define STALL_MIN_NS (3 * AL_NS_PER_SEC)
-#define TONE_AMPLITUDE 0.25 /* -12 dBFS */
-
-struct alsa;
-typedef void (*fill_fn)(struct alsa *a, void *dst, snd_pcm_uframes_t frames);
-
-struct alsa {
-	snd_pcm_t *play;          /* NULL for --capture */
-	snd_pcm_t *cap;           /* --capture, --duplex */
-	snd_pcm_t *main;          /* the stream waited on: play, or cap for --capture */
-	bool linked;              /* duplex: cap starts and stops with play */
-	snd_pcm_status_t *st;
-	struct pollfd pfds[POLLFDS_MAX];
-	int npfds;
-	unsigned short ready_events; /* POLLOUT or POLLIN */
-
-	snd_pcm_format_t format;
-	unsigned int channels;
-	int64_t rate_hz;
-	snd_pcm_uframes_t period_frames;
-	snd_pcm_uframes_t buffer_frames;
-	int64_t period_ns;
-	int64_t buffer_ns;
-	int64_t stall_ns;
-	size_t frame_bytes;
-	void *buf;                /* buffer_frames of silence (or the sine, written per write) */
-	bool mmap;
-	fill_fn fill;             /* NULL: silence */
-	double i32_full;          /* full scale of fill_i32 (S32, S24) */
-	double phase, phase_inc;
-
-	/* our account of the pointers, CLOCK_MONOTONIC */
-	int64_t last_ok_ns;       /* last write that found the stream running */
-	int64_t empty_ns;         /* when the audio queued then runs out (capture: the buffer fills) */
-	int64_t next_due_ns;      /* when the next period is due by that account */
-	int64_t last_write_ns;    /* the clock of the last write (playback), 0: none yet */
-	int64_t queued_frames;    /* queued after it */
-	bool consuming;           /* the device consumed since the stream (re)started */
-	int64_t play_frames;      /* written since the stream (re)started */
-	int64_t cap_frames;       /* read since the stream (re)started */
-	struct al_grid grid;      /* the device's frame clock fitted to the wake-ups (core/grid.h) */
-
-	/* for info() */
-	uint64_t stamp_seen[4];   /* status stamps by enum al_stamp_base */
-	uint64_t bound_stamp, bound_grid, bound_account; /* how boundaries were found */
-	uint64_t xrun_stamped, xrun_fallback, xrun_account;
-	const char *xrun_reject;
-	char device[128];
-	char detail[200];
-	char error[200];
-};
-
-/* alsa-lib reports through this; library code never prints. */
-static void
-quiet_error(const char *file, int line, const char *function, int err, const char *fmt, ...)
-{
-	(void)file;
-	(void)line;
-	(void)function;
-	(void)err;
-	(void)fmt;
-}
 
 static int64_t
 ts_ns(const snd_htimestamp_t *ts)
@@ -100,284 +36,6 @@ static int64_t
 frames_ns(struct alsa *a, int64_t frames)
 {
 	return frames >= 0 ? al_frames_to_ns(frames, a->rate_hz) : -al_frames_to_ns(-frames, a->rate_hz);
-}
-
-/* Sine generators, one per sample format; chosen once at open. */
-static inline double
-next_sample(struct alsa *a)
-{
-	double v = TONE_AMPLITUDE * sin(a->phase);
-
-	a->phase += a->phase_inc;
-	if (a->phase >= 2 * M_PI)
-		a->phase -= 2 * M_PI;
-	return v;
-}
-
-static void
-fill_s16(struct alsa *a, void *dst, snd_pcm_uframes_t frames)
-{
-	int16_t *p = dst;
-
-	for (snd_pcm_uframes_t i = 0; i < frames; i++) {
-		int16_t v = (int16_t)lrint(next_sample(a) * 32767.0);
-
-		for (unsigned int c = 0; c < a->channels; c++)
-			*p++ = v;
-	}
-}
-
-/* S32, and S24 in a 32-bit container: full scale is a->i32_full */
-static void
-fill_i32(struct alsa *a, void *dst, snd_pcm_uframes_t frames)
-{
-	int32_t *p = dst;
-
-	for (snd_pcm_uframes_t i = 0; i < frames; i++) {
-		int32_t v = (int32_t)lrint(next_sample(a) * a->i32_full);
-
-		for (unsigned int c = 0; c < a->channels; c++)
-			*p++ = v;
-	}
-}
-
-static void
-fill_s24_3le(struct alsa *a, void *dst, snd_pcm_uframes_t frames)
-{
-	uint8_t *p = dst;
-
-	for (snd_pcm_uframes_t i = 0; i < frames; i++) {
-		int32_t v = (int32_t)lrint(next_sample(a) * 8388607.0);
-
-		for (unsigned int c = 0; c < a->channels; c++) {
-			*p++ = (uint8_t)(v & 0xff);
-			*p++ = (uint8_t)((v >> 8) & 0xff);
-			*p++ = (uint8_t)((v >> 16) & 0xff);
-		}
-	}
-}
-
-static void
-fill_float(struct alsa *a, void *dst, snd_pcm_uframes_t frames)
-{
-	float *p = dst;
-
-	for (snd_pcm_uframes_t i = 0; i < frames; i++) {
-		float v = (float)next_sample(a);
-
-		for (unsigned int c = 0; c < a->channels; c++)
-			*p++ = v;
-	}
-}
-
-static const struct {
-	snd_pcm_format_t format;
-	fill_fn fill;
-	double i32_full;          /* fill_i32's full scale */
-} formats[] = {
-	{ SND_PCM_FORMAT_S16, fill_s16, 0 },
-	{ SND_PCM_FORMAT_S32, fill_i32, 2147483647.0 },
-	{ SND_PCM_FORMAT_FLOAT, fill_float, 0 },
-	{ SND_PCM_FORMAT_S24_3LE, fill_s24_3le, 0 },
-	{ SND_PCM_FORMAT_S24, fill_i32, 8388607.0 },
-};
-
-static const char *
-stream_name(const struct al_config *cfg)
-{
-	return cfg->duplex ? "duplex" : cfg->capture ? "capture" : "playback";
-}
-
-/* Configure one PCM; on the second PCM of a duplex pair, take the first one's answer. */
-static int
-set_hw(struct alsa *a, snd_pcm_t *pcm, const struct al_config *cfg, bool follow)
-{
-	snd_pcm_access_t access = a->mmap ? SND_PCM_ACCESS_MMAP_INTERLEAVED
-					  : SND_PCM_ACCESS_RW_INTERLEAVED;
-	snd_pcm_hw_params_t *hw;
-	snd_pcm_uframes_t period, buffer;
-	unsigned int rate, periods;
-	size_t i;
-	int rc, dir = 0;
-
-	rc = snd_pcm_hw_params_malloc(&hw);
-	if (rc < 0)
-		return rc;
-	rc = snd_pcm_hw_params_any(pcm, hw);
-	if (rc < 0) {
-		snprintf(a->error, sizeof(a->error), "%.64s: no configuration at all: %s", a->device,
-			 snd_strerror(rc));
-		rc = -ENOTSUP;
-		goto out;
-	}
-	rc = snd_pcm_hw_params_set_access(pcm, hw, access);
-	if (rc < 0) {
-		snprintf(a->error, sizeof(a->error), "%.64s: no %s access%s", a->device,
-			 snd_pcm_access_name(access), a->mmap ? "" : " (try --mmap)");
-		rc = -ENOTSUP;
-		goto out;
-	}
-	if (follow) {
-		rc = snd_pcm_hw_params_set_format(pcm, hw, a->format);
-	} else {
-		rc = -EINVAL;
-		for (i = 0; i < sizeof(formats) / sizeof(formats[0]) && rc < 0; i++) {
-			if (snd_pcm_hw_params_test_format(pcm, hw, formats[i].format) == 0) {
-				rc = snd_pcm_hw_params_set_format(pcm, hw, formats[i].format);
-				a->format = formats[i].format;
-				a->fill = cfg->tone_hz ? formats[i].fill : NULL;
-				a->i32_full = formats[i].i32_full;
-			}
-		}
-	}
-	if (rc < 0) {
-		snprintf(a->error, sizeof(a->error), "%.64s: none of the sample formats S16, S32, "
-			 "FLOAT, S24_3LE, S24 (use a plug: device)", a->device);
-		rc = -ENOTSUP;
-		goto out;
-	}
-	if (follow) {
-		rc = snd_pcm_hw_params_set_channels(pcm, hw, a->channels);
-	} else {
-		a->channels = 2;
-		rc = snd_pcm_hw_params_set_channels_near(pcm, hw, &a->channels);
-	}
-	if (rc < 0) {
-		snprintf(a->error, sizeof(a->error), "%.64s: no channel count near 2", a->device);
-		rc = -ENOTSUP;
-		goto out;
-	}
-	rate = follow ? (unsigned int)a->rate_hz : (unsigned int)cfg->rate_hz;
-	rc = snd_pcm_hw_params_set_rate_near(pcm, hw, &rate, &dir);
-	if (rc < 0) {
-		snprintf(a->error, sizeof(a->error), "%.64s: no rate near %u Hz", a->device, rate);
-		rc = -ENOTSUP;
-		goto out;
-	}
-	period = follow ? a->period_frames : (snd_pcm_uframes_t)cfg->period_frames;
-	dir = 0;
-	rc = snd_pcm_hw_params_set_period_size_near(pcm, hw, &period, &dir);
-	if (rc >= 0) {
-		periods = follow ? (unsigned int)(a->buffer_frames / a->period_frames)
-				 : (unsigned int)cfg->periods;
-		dir = 0;
-		rc = snd_pcm_hw_params_set_periods_near(pcm, hw, &periods, &dir);
-		if (rc < 0) {
-			buffer = period * (follow ? a->buffer_frames / a->period_frames
-						  : (snd_pcm_uframes_t)cfg->periods);
-			rc = snd_pcm_hw_params_set_buffer_size_near(pcm, hw, &buffer);
-		}
-	}
-	if (rc >= 0)
-		rc = snd_pcm_hw_params(pcm, hw);
-	if (rc < 0) {
-		snprintf(a->error, sizeof(a->error), "%.64s: no period and buffer size near %lld x %d "
-			 "frames: %s", a->device, (long long)cfg->period_frames, cfg->periods,
-			 snd_strerror(rc));
-		rc = rc == -EBUSY ? -EBUSY : -ENOTSUP;
-		goto out;
-	}
-	snd_pcm_hw_params_get_rate(hw, &rate, &dir);
-	snd_pcm_hw_params_get_period_size(hw, &period, &dir);
-	snd_pcm_hw_params_get_buffer_size(hw, &buffer);
-	if (follow && (rate != a->rate_hz || period != a->period_frames ||
-		       buffer != a->buffer_frames)) {
-		snprintf(a->error, sizeof(a->error), "%.64s: capture and playback differ (%u Hz, "
-			 "%lu/%lu frames against %lld Hz, %lu/%lu)", a->device, rate, period, buffer,
-			 (long long)a->rate_hz, a->period_frames, a->buffer_frames);
-		rc = -ENOTSUP;
-		goto out;
-	}
-	a->rate_hz = rate;
-	a->period_frames = period;
-	a->buffer_frames = buffer;
-	rc = 0;
-out:
-	snd_pcm_hw_params_free(hw);
-	return rc;
-}
-
-static int
-set_sw(struct alsa *a, snd_pcm_t *pcm)
-{
-	snd_pcm_sw_params_t *sw;
-	snd_pcm_uframes_t boundary;
-	int rc;
-
-	rc = snd_pcm_sw_params_malloc(&sw);
-	if (rc < 0)
-		return rc;
-	rc = snd_pcm_sw_params_current(pcm, sw);
-	if (rc >= 0)
-		rc = snd_pcm_sw_params_get_boundary(sw, &boundary);
-	/* started by us after the prefill; stopped by the device when it runs dry */
-	if (rc >= 0)
-		rc = snd_pcm_sw_params_set_start_threshold(pcm, sw, boundary);
-	if (rc >= 0)
-		rc = snd_pcm_sw_params_set_stop_threshold(pcm, sw, a->buffer_frames);
-	if (rc >= 0)
-		rc = snd_pcm_sw_params_set_avail_min(pcm, sw, a->period_frames);
-	if (rc >= 0)
-		rc = snd_pcm_sw_params_set_tstamp_mode(pcm, sw, SND_PCM_TSTAMP_ENABLE);
-	/* stamps on CLOCK_MONOTONIC where the PCM allows; checked at every status anyway */
-	if (rc >= 0)
-		snd_pcm_sw_params_set_tstamp_type(pcm, sw, SND_PCM_TSTAMP_TYPE_MONOTONIC);
-	if (rc >= 0)
-		rc = snd_pcm_sw_params(pcm, sw);
-	if (rc < 0)
-		snprintf(a->error, sizeof(a->error), "%.64s: software parameters: %s", a->device,
-			 snd_strerror(rc));
-	snd_pcm_sw_params_free(sw);
-	return rc < 0 ? -ENOTSUP : 0;
-}
-
-static int
-open_pcm(struct alsa *a, snd_pcm_t **pcm, snd_pcm_stream_t stream)
-{
-	int rc = snd_pcm_open(pcm, a->device, stream, SND_PCM_NONBLOCK);
-
-	if (rc >= 0)
-		return 0;
-	*pcm = NULL;
-	snprintf(a->error, sizeof(a->error), "%.64s: cannot open for %s: %s", a->device,
-		 stream == SND_PCM_STREAM_PLAYBACK ? "playback" : "capture", snd_strerror(rc));
-	switch (rc) {
-	case -ENOENT:
-	case -ENODEV:
-	case -ENXIO:
-	case -EINVAL: /* alsa-lib's answer for a card that does not exist (hw:77,0) */
-		return -ENOENT;
-	case -EBUSY:
-	case -EAGAIN:
-		return -EBUSY;
-	case -EACCES:
-	case -EPERM:
-		return -EACCES;
-	default:
-		return rc;
-	}
-}
-
-/* Refuse what is not close to the request, unless --nearest. */
-static int
-check_close(struct alsa *a, int64_t rate_hz, int64_t period_frames, int periods)
-{
-	int64_t got_periods = (int64_t)(a->buffer_frames / a->period_frames);
-	int64_t drate = a->rate_hz - rate_hz, dperiod = (int64_t)a->period_frames - period_frames;
-
-	if (drate < 0)
-		drate = -drate;
-	if (dperiod < 0)
-		dperiod = -dperiod;
-	/* 0.5 % of the rate, 10 % of the period, the number of periods exactly */
-	if (drate * 200 <= rate_hz && dperiod * 10 <= period_frames && got_periods == periods &&
-	    a->buffer_frames % a->period_frames == 0)
-		return 0;
-	snprintf(a->error, sizeof(a->error), "%.64s gave %lld Hz, %lld x %lu frames (buffer %lu) "
-		 "for %lld Hz, %d x %lld frames; --nearest takes it", a->device,
-		 (long long)a->rate_hz, (long long)got_periods, a->period_frames, a->buffer_frames,
-		 (long long)rate_hz, periods, (long long)period_frames);
-	return -ERANGE;
 }
 
 static void
@@ -408,24 +66,24 @@ alsa_open(void *priv, struct al_config *cfg)
 	int ask_periods = cfg->periods;
 	int rc, n;
 
-	snd_lib_error_set_handler(quiet_error);
+	snd_lib_error_set_handler(al_text_discard);
 	snprintf(a->device, sizeof(a->device), "%s", cfg->device[0] ? cfg->device : "default");
 	a->mmap = cfg->mmap;
 	if (!cfg->capture) {
-		rc = open_pcm(a, &a->play, SND_PCM_STREAM_PLAYBACK);
+		rc = al__alsa_open_pcm(a, &a->play, SND_PCM_STREAM_PLAYBACK);
 		if (rc)
 			goto err;
 	}
 	if (cfg->capture || cfg->duplex) {
-		rc = open_pcm(a, &a->cap, SND_PCM_STREAM_CAPTURE);
+		rc = al__alsa_open_pcm(a, &a->cap, SND_PCM_STREAM_CAPTURE);
 		if (rc)
 			goto err;
 	}
 	a->main = a->play ? a->play : a->cap;
 	a->ready_events = a->play ? POLLOUT : POLLIN;
-	rc = set_hw(a, a->main, cfg, false);
+	rc = al__alsa_set_hw(a, a->main, cfg, false);
 	if (!rc && a->play && a->cap)
-		rc = set_hw(a, a->cap, cfg, true);
+		rc = al__alsa_set_hw(a, a->cap, cfg, true);
 	if (rc)
 		goto err;
 	/* what the device gave goes into the result, even when refused */
@@ -436,13 +94,13 @@ alsa_open(void *priv, struct al_config *cfg)
 	snprintf(cfg->format, sizeof(cfg->format), "%s", snd_pcm_format_name(a->format));
 	snprintf(cfg->device, sizeof(cfg->device), "%s", a->device);
 	if (!cfg->nearest) {
-		rc = check_close(a, ask_rate_hz, ask_period_frames, ask_periods);
+		rc = al__alsa_check_close(a, ask_rate_hz, ask_period_frames, ask_periods);
 		if (rc)
 			goto err;
 	}
-	rc = set_sw(a, a->main);
+	rc = al__alsa_set_sw(a, a->main);
 	if (!rc && a->play && a->cap)
-		rc = set_sw(a, a->cap);
+		rc = al__alsa_set_sw(a, a->cap);
 	if (rc)
 		goto err;
 	if (a->play && a->cap)
@@ -471,7 +129,7 @@ alsa_open(void *priv, struct al_config *cfg)
 	a->stall_ns = 8 * a->buffer_ns > STALL_MIN_NS ? 8 * a->buffer_ns : STALL_MIN_NS;
 	a->phase_inc = 2 * M_PI * cfg->tone_hz / (double)a->rate_hz;
 	snprintf(a->detail, sizeof(a->detail), "%s: %s, %s, %s, %u ch, %lld Hz, %lu x %lu frames%s",
-		 a->device, stream_name(cfg),
+		 a->device, al__alsa_stream_name(cfg),
 		 snd_pcm_access_name(a->mmap ? SND_PCM_ACCESS_MMAP_INTERLEAVED
 					     : SND_PCM_ACCESS_RW_INTERLEAVED),
 		 snd_pcm_format_name(a->format), a->channels, (long long)a->rate_hz,
@@ -483,82 +141,52 @@ err:
 	return rc < 0 ? rc : -EIO;
 }
 
-/* Hot path: write frames of silence (or the sine) into the playback buffer. */
+/*
+ * Hot path: write frames of silence (or the sine) into the playback buffer,
+ * or take frames from the capture buffer (and drop them).
+ */
 static int
-put_frames(struct alsa *a, snd_pcm_uframes_t frames)
+move_frames(struct alsa *a, bool capture, snd_pcm_uframes_t frames)
 {
+	snd_pcm_t *pcm = capture ? a->cap : a->play;
+	int64_t *moved = capture ? &a->cap_frames : &a->play_frames;
 	snd_pcm_sframes_t n;
 
-	if (!a->mmap) {
-		while (frames > 0) {
+	while (frames > 0 && !a->mmap) {
+		if (capture) {
+			n = snd_pcm_readi(pcm, a->buf,
+					  frames < a->buffer_frames ? frames : a->buffer_frames);
+		} else {
 			if (a->fill)
 				a->fill(a, a->buf, frames);
-			n = snd_pcm_writei(a->play, a->buf, frames);
-			if (n == -EAGAIN)
-				return 0;
-			if (n < 0)
-				return (int)n;
-			frames -= (snd_pcm_uframes_t)n;
-			a->play_frames += n;
+			n = snd_pcm_writei(pcm, a->buf, frames);
 		}
-		return 0;
+		if (n == -EAGAIN)
+			return 0;
+		if (n < 0)
+			return (int)n;
+		frames -= (snd_pcm_uframes_t)n;
+		*moved += n;
 	}
 	while (frames > 0) {
 		const snd_pcm_channel_area_t *areas;
 		snd_pcm_uframes_t offset, size = frames;
-		int rc = snd_pcm_mmap_begin(a->play, &areas, &offset, &size);
+		int rc = snd_pcm_mmap_begin(pcm, &areas, &offset, &size);
 
 		if (rc < 0)
 			return rc;
 		if (!size)
 			return 0;
-		if (a->fill)
+		if (!capture && a->fill)
 			a->fill(a, (char *)areas[0].addr + (areas[0].first + offset * areas[0].step) / 8,
 				size);
-		else
+		else if (!capture)
 			snd_pcm_areas_silence(areas, offset, a->channels, size, a->format);
-		n = snd_pcm_mmap_commit(a->play, offset, size);
+		n = snd_pcm_mmap_commit(pcm, offset, size);
 		if (n < 0)
 			return (int)n;
 		frames -= (snd_pcm_uframes_t)n;
-		a->play_frames += n;
-	}
-	return 0;
-}
-
-/* Hot path: take frames from the capture buffer (and drop them). */
-static int
-take_frames(struct alsa *a, snd_pcm_uframes_t frames)
-{
-	snd_pcm_sframes_t n;
-
-	if (!a->mmap) {
-		while (frames > 0) {
-			n = snd_pcm_readi(a->cap, a->buf,
-					  frames < a->buffer_frames ? frames : a->buffer_frames);
-			if (n == -EAGAIN)
-				return 0;
-			if (n < 0)
-				return (int)n;
-			frames -= (snd_pcm_uframes_t)n;
-			a->cap_frames += n;
-		}
-		return 0;
-	}
-	while (frames > 0) {
-		const snd_pcm_channel_area_t *areas;
-		snd_pcm_uframes_t offset, size = frames;
-		int rc = snd_pcm_mmap_begin(a->cap, &areas, &offset, &size);
-
-		if (rc < 0)
-			return rc;
-		if (!size)
-			return 0;
-		n = snd_pcm_mmap_commit(a->cap, offset, size);
-		if (n < 0)
-			return (int)n;
-		a->cap_frames += n;
-		frames -= (snd_pcm_uframes_t)n;
+		*moved += n;
 	}
 	return 0;
 }
@@ -572,7 +200,7 @@ start_stream(struct alsa *a)
 	a->play_frames = a->cap_frames = 0;
 	al_grid_start(&a->grid, a->rate_hz);
 	if (a->play) {
-		rc = put_frames(a, a->buffer_frames);
+		rc = move_frames(a, false, a->buffer_frames);
 		if (rc < 0)
 			return rc;
 	}
@@ -759,6 +387,50 @@ is_xrun(snd_pcm_sframes_t rc)
 	return rc == -EPIPE || rc == -ESTRPIPE;
 }
 
+/* Hot path: an xrun our account found (the PCM said nothing): from start_ns, dur_ns long. */
+static void
+account_xrun(struct alsa *a, int64_t start_ns, int64_t dur_ns, struct al_write_info *wi)
+{
+	wi->xrun_start_ns = start_ns;
+	wi->xrun_ns = dur_ns;
+	wi->lost_periods = (dur_ns + a->period_ns - 1) / a->period_ns;
+	wi->xrun_source = AL_XRUN_ACCOUNT;
+	wi->margin_ns = 0;
+	a->xrun_account++;
+	/* the device resumes where our write puts it: a new frame clock */
+	al_grid_start(&a->grid, a->rate_hz);
+}
+
+/*
+ * Hot path, recording only: the overruns a PCM did not report. Full since
+ * empty_ns, and for longer than a period: a PCM that drops what it has no
+ * room for instead (alsa-lib's ioplug: plug:jack, pipewire), so its frame
+ * count no longer tells the device's time; from when the buffer filled
+ * until now. (A cycle later than a period after empty_ns found no room: no
+ * false xrun, whatever the device's cycles; a drop of the last period
+ * before now may go unseen.) Or the device stood still: it delivered less
+ * since the last read than the time passed, by more than the buffer lasts
+ * (a plugin whose own thread was stopped with ours, pcm_jack's JACK
+ * client, or that its server left out of its cycles): the frames of that
+ * time were never captured.
+ */
+static void
+capture_account(struct alsa *a, snd_pcm_sframes_t avail, int64_t now_ns, struct al_write_info *wi)
+{
+	int64_t got_ns, still_ns;
+
+	if ((snd_pcm_uframes_t)avail >= a->buffer_frames && now_ns - a->empty_ns > a->period_ns) {
+		account_xrun(a, a->empty_ns, now_ns - a->empty_ns, wi);
+		return;
+	}
+	if (!a->last_write_ns)
+		return; /* no read yet */
+	got_ns = frames_ns(a, (int64_t)avail - a->queued_frames);
+	still_ns = now_ns - a->last_write_ns - got_ns;
+	if (still_ns > a->buffer_ns)
+		account_xrun(a, a->last_write_ns + got_ns, still_ns, wi);
+}
+
 /* Capture side: read the whole periods there are; 0, 1 (overrun, recovered), -errno. */
 static int
 capture_side(struct alsa *a, int64_t now_ns, struct al_write_info *wi)
@@ -775,11 +447,13 @@ capture_side(struct alsa *a, int64_t now_ns, struct al_write_info *wi)
 	}
 	if (avail < 0)
 		return (int)avail;
-	/* capture: the margin is the room left before the buffer overflows */
-	if (!a->play)
+	if (!a->play) {
+		/* the margin is the room left before the buffer overflows (none: an overrun) */
 		wi->margin_ns = frames_ns(a, (int64_t)(a->buffer_frames - (snd_pcm_uframes_t)avail));
+		capture_account(a, avail, now_ns, wi);
+	}
 	left = (snd_pcm_uframes_t)avail % a->period_frames;
-	rc = take_frames(a, (snd_pcm_uframes_t)avail - left);
+	rc = move_frames(a, true, (snd_pcm_uframes_t)avail - left);
 	if (is_xrun(rc)) {
 		rc = recover(a, a->cap, rc, wi);
 		return rc < 0 ? rc : 1;
@@ -790,28 +464,17 @@ capture_side(struct alsa *a, int64_t now_ns, struct al_write_info *wi)
 	wi->missed = (int64_t)((snd_pcm_uframes_t)avail / a->period_frames) - 1;
 	if (wi->missed < 0)
 		wi->missed = 0;
-	wi->missed_known = true;
+	/* (after a drop: every boundary passed by the end of the work, counted by the driver) */
+	wi->missed_known = !wi->xrun_start_ns;
 	if (!a->play) {
 		/* our account: the buffer is full (overruns) at empty_ns */
+		a->last_write_ns = now_ns; /* the last read, and what it left */
+		a->queued_frames = (int64_t)left;
 		a->last_ok_ns = al_clock_now_ns();
 		a->empty_ns = now_ns + frames_ns(a, (int64_t)(a->buffer_frames - left));
 		a->next_due_ns = a->empty_ns - a->buffer_ns + a->period_ns;
 	}
 	return 0;
-}
-
-/* Hot path: an xrun our account found (the PCM said nothing): from start_ns, dur_ns long. */
-static void
-account_xrun(struct alsa *a, int64_t start_ns, int64_t dur_ns, struct al_write_info *wi)
-{
-	wi->xrun_start_ns = start_ns;
-	wi->xrun_ns = dur_ns;
-	wi->lost_periods = (dur_ns + a->period_ns - 1) / a->period_ns;
-	wi->xrun_source = AL_XRUN_ACCOUNT;
-	wi->margin_ns = 0;
-	a->xrun_account++;
-	/* the device resumes where our write puts it: a new frame clock */
-	al_grid_start(&a->grid, a->rate_hz);
 }
 
 static int
@@ -826,6 +489,7 @@ alsa_write(void *priv, int64_t now_ns, struct al_write_info *wi)
 	wi->xrun_start_ns = 0;
 	wi->xrun_ns = 0;
 	wi->lost_periods = 0;
+	wi->xrun_source = AL_XRUN_DEVICE; /* (the run's wi lives on: not the last account's) */
 	wi->missed_known = false;
 	if (a->cap) {
 		rc = capture_side(a, now_ns, wi);
@@ -871,7 +535,7 @@ alsa_write(void *priv, int64_t now_ns, struct al_write_info *wi)
 			account_xrun(a, a->last_write_ns + used_ns, still_ns, wi);
 	}
 	n = (snd_pcm_uframes_t)avail - (snd_pcm_uframes_t)avail % a->period_frames;
-	rc = put_frames(a, n);
+	rc = move_frames(a, false, n);
 	if (is_xrun(rc))
 		return recover(a, a->play, rc, wi);
 	if (rc < 0)
@@ -952,51 +616,6 @@ alsa_info(void *priv, struct al_backend_info *out)
 	}
 }
 
-/* The hint's text on one line: "Default Audio Device\nfoo" -> "Default Audio Device, foo". */
-static void
-one_line(const char *in, char *out, size_t size)
-{
-	size_t i;
-
-	snprintf(out, size, "%s", in ? in : "");
-	for (i = 0; out[i]; i++)
-		if (out[i] == '\n')
-			out[i] = i + 1 < size && out[i + 1] ? ';' : ' ';
-}
-
-static int
-alsa_list(al_device_emit_fn emit, void *ud)
-{
-	void **hints, **h;
-	char desc[256];
-	int rc;
-
-	snd_lib_error_set_handler(quiet_error);
-	rc = snd_device_name_hint(-1, "pcm", &hints);
-	if (rc < 0)
-		return rc;
-	for (h = hints; *h; h++) {
-		char *name = snd_device_name_get_hint(*h, "NAME");
-		char *d = snd_device_name_get_hint(*h, "DESC");
-		char *io = snd_device_name_get_hint(*h, "IOID");
-
-		one_line(d, desc, sizeof(desc));
-		if (name)
-			emit(ud, &(struct al_device){
-					 .kind = "alsa-pcm",
-					 .name = name,
-					 .description = desc,
-					 .detail = io ? (!strcmp(io, "Input") ? "capture" : "playback")
-						      : "playback,capture",
-				 });
-		free(name);
-		free(d);
-		free(io);
-	}
-	snd_device_name_free_hint(hints);
-	return 0;
-}
-
 const struct al_backend_ops al_backend_alsa = {
 	.name = "alsa",
 	.summary = "an ALSA PCM (hw:, plughw:, plug:jack, default, ...) through alsa-lib",
@@ -1011,7 +630,7 @@ const struct al_backend_ops al_backend_alsa = {
 	.stop = alsa_stop,
 	.close = alsa_close,
 	.info = alsa_info,
-	.list = alsa_list,
+	.list = al__alsa_list,
 };
 
 const char *

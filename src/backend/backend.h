@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "core/result.h"
+#include "core/tasks.h"
 #include "core/version.h"
 
 /* What one wake-up looked like. */
@@ -120,6 +121,12 @@ struct al_backend_ops {
 	 * <NAME> server running (<VAR>=...)". NULL: none.
 	 */
 	const char *server_env;
+	/*
+	 * A server backend whose server is named so in messages ("PipeWire"):
+	 * a run it left (-ECONNRESET) reads "the PipeWire server went away".
+	 * NULL: the server is the one -D names (JACK's "the JACK server 'x'").
+	 */
+	const char *server_name;
 	size_t priv_size;        /* the run driver allocates and zeroes it */
 	/*
 	 * Optional: can this configuration run here? 0, -ENODEV/-ENOENT
@@ -164,6 +171,15 @@ struct al_backend_ops {
 	 * start_mono_ns. 0, or -ENODATA when there is none (g->note may say why).
 	 */
 	int (*graph)(void *priv, struct al_graph *g, int64_t start_mono_ns);
+	/*
+	 * Optional (--trace, --blame on a server without a profiler: JACK):
+	 * the real-time threads of the server's clients, ours among them
+	 * (self), for the flight recorder to follow (core/tasks.h). From the
+	 * controller, never the stream's thread, after start; clients that
+	 * joined since are looked up here. Up to max into out; *gen moves
+	 * when the set changed. The number written, or -errno.
+	 */
+	int (*tasks)(void *priv, struct al_task *out, int max, unsigned *gen);
 };
 
 /* NULL when there is no backend of that name. */
@@ -179,6 +195,38 @@ bool al_backend_can(const struct al_backend_ops *ops, unsigned caps);
  * --duplex or --tone, al_run() refuses on its own.)
  */
 const char *al_backend_refuses(const struct al_backend_ops *ops, const struct al_config *cfg);
+/*
+ * cfg checked against what ops declares (al_backend_refuses()) and what
+ * no backend does (--capture with --duplex or --tone; --tone at or above
+ * half the rate where the backend sets the rate itself): audiolat run's,
+ * sweep's (every cell) and monitor's check before anything runs. 0, or
+ * -EINVAL with one line in err naming the option.
+ */
+int al_backend_check_config(const struct al_backend_ops *ops, const struct al_config *cfg,
+			    char *err, size_t err_size);
+/*
+ * audiolat roundtrip's backend and loop checked against the caps: name
+ * resolved into *out (NULL when there is none); it needs a duplex stream
+ * (a backend not built in passes: its own line says why, exit 4); a loop
+ * inside the graph (--self-loop) or named ports (--in, --out) need a
+ * callback (server) backend, and the device's own rate, period, periods
+ * and priority a backend without one (fixed_opt: the last of those options
+ * given, as its message names it, or NULL). 0, or -EINVAL with one line in
+ * err naming the option.
+ */
+struct al_duplex_config;
+int al_backend_check_duplex(const char *name, const struct al_duplex_config *cfg,
+			    const char *fixed_opt, const struct al_backend_ops **out, char *err,
+			    size_t err_size);
+/*
+ * What b can reach (devices.c), into g (core/devices.h: its name, why it
+ * is unavailable, what its list() gave); and the groups of every backend
+ * in registry order (only: that one) appended to l.
+ */
+struct al_device_group;
+struct al_device_list;
+void al_backend_devices(const struct al_backend_ops *b, struct al_device_group *g);
+void al_backend_device_list(struct al_device_list *l, const struct al_backend_ops *only);
 /* The registry, NULL-terminated, in a fixed order. */
 extern const struct al_backend_ops *const al_backends[];
 /* The libraries of the backends built in (--version), NULL-terminated. */

@@ -20,6 +20,7 @@
 #include <alsa/asoundlib.h>
 
 #include "core/rt.h"
+#include "core/text.h"
 #include "alsa.h"
 
 #define DEFAULT_DEVICE "default"
@@ -49,17 +50,6 @@ struct da {
 static const snd_pcm_format_t formats[] = {
 	SND_PCM_FORMAT_FLOAT, SND_PCM_FORMAT_S32, SND_PCM_FORMAT_S16,
 };
-
-/* alsa-lib's own messages would interleave with ours: open() says why */
-static void
-quiet_error(const char *file, int line, const char *function, int err, const char *fmt, ...)
-{
-	(void)file;
-	(void)line;
-	(void)function;
-	(void)err;
-	(void)fmt;
-}
 
 static void
 say(char *why, size_t size, const char *what, const char *dev, int rc)
@@ -179,62 +169,38 @@ from_float(const struct da *d)
 	}
 }
 
-/* Write one period from play_buf: 0, 1 on an xrun, or -errno. */
+/*
+ * Move one period: play_buf out to the playback stream, or the capture
+ * stream into cap_buf. 0, 1 on an xrun, 2 when stopped, or -errno.
+ * Capture waits in 100 ms slices to see the stop flag; playback waits once.
+ */
 static int
-write_period(struct da *d)
+xfer_period(struct da *d, bool capture)
 {
+	snd_pcm_t *pcm = capture ? d->cap : d->play;
+	char *buf = capture ? d->cap_buf : d->play_buf;
+	int slice_ms = capture ? 100 : STALL_TIMEOUT_MS, waited_ms = 0;
+	size_t frame_bytes = snd_pcm_frames_to_bytes(pcm, 1);
 	snd_pcm_uframes_t done = 0;
-	size_t frame_bytes = snd_pcm_frames_to_bytes(d->play, 1);
 
 	while (done < d->period) {
 		snd_pcm_sframes_t n;
-		int w = snd_pcm_wait(d->play, STALL_TIMEOUT_MS);
+		int w = snd_pcm_wait(pcm, slice_ms);
 
-		if (w == -EPIPE || w == -ESTRPIPE)
-			return 1;
-		if (w == 0)
-			return -ETIMEDOUT;
-		if (w < 0 && w != -EINTR)
-			return w;
-		n = snd_pcm_writei(d->play, (char *)d->play_buf + done * frame_bytes,
-				   d->period - done);
-		if (n == -EPIPE || n == -ESTRPIPE)
-			return 1;
-		if (n == -EAGAIN || n == -EINTR)
-			continue;
-		if (n < 0)
-			return (int)n;
-		done += (snd_pcm_uframes_t)n;
-	}
-	return 0;
-}
-
-/* Read one period into cap_buf: 0, 1 on an xrun, 2 when stopped, or -errno. */
-static int
-read_period(struct da *d)
-{
-	snd_pcm_uframes_t done = 0;
-	size_t frame_bytes = snd_pcm_frames_to_bytes(d->cap, 1);
-	int waited_ms = 0;
-
-	while (done < d->period) {
-		snd_pcm_sframes_t n;
-		int w = snd_pcm_wait(d->cap, 100);
-
-		if (atomic_load_explicit(&d->stop, memory_order_relaxed))
+		if (capture && atomic_load_explicit(&d->stop, memory_order_relaxed))
 			return 2;
 		if (w == -EPIPE || w == -ESTRPIPE)
 			return 1;
 		if (w == 0) {
-			waited_ms += 100;
+			waited_ms += slice_ms;
 			if (waited_ms >= STALL_TIMEOUT_MS)
 				return -ETIMEDOUT;
 			continue;
 		}
 		if (w < 0 && w != -EINTR)
 			return w;
-		n = snd_pcm_readi(d->cap, (char *)d->cap_buf + done * frame_bytes,
-				  d->period - done);
+		n = capture ? snd_pcm_readi(pcm, buf + done * frame_bytes, d->period - done)
+			    : snd_pcm_writei(pcm, buf + done * frame_bytes, d->period - done);
 		if (n == -EPIPE || n == -ESTRPIPE)
 			return 1;
 		if (n == -EAGAIN || n == -EINTR)
@@ -255,7 +221,7 @@ start_streams(struct da *d)
 
 	memset(d->play_buf, 0, snd_pcm_frames_to_bytes(d->play, d->period));
 	for (filled = 0; filled + d->period <= d->buffer; filled += d->period) {
-		rc = write_period(d);
+		rc = xfer_period(d, false);
 		if (rc)
 			return rc < 0 ? rc : -EPIPE;
 	}
@@ -289,13 +255,13 @@ audio_thread(void *arg)
 		if (rc < 0)
 			break;
 		for (;;) {
-			rc = read_period(d);
+			rc = xfer_period(d, true);
 			if (rc)
 				break;
 			to_float(d);
 			d->fn(d->ctx, d->in, d->out, (uint32_t)d->period);
 			from_float(d);
-			rc = write_period(d);
+			rc = xfer_period(d, false);
 			if (rc)
 				break;
 			atomic_fetch_add_explicit(&d->periods, 1, memory_order_relaxed);
@@ -312,6 +278,8 @@ audio_thread(void *arg)
 	return NULL;
 }
 
+static void da_close(void *priv);
+
 static int
 da_open(void *priv, const struct al_duplex_config *cfg, struct al_duplex_info *info,
 	char *why, size_t why_size)
@@ -326,7 +294,7 @@ da_open(void *priv, const struct al_duplex_config *cfg, struct al_duplex_info *i
 
 	memset(d, 0, sizeof(*d));
 	memset(info, 0, sizeof(*info));
-	snd_lib_error_set_handler(quiet_error);
+	snd_lib_error_set_handler(al_text_discard); /* open() says why */
 	d->priority = cfg->priority;
 	rc = snd_pcm_open(&d->play, pdev, SND_PCM_STREAM_PLAYBACK, 0);
 	if (rc < 0) {
@@ -382,20 +350,15 @@ da_open(void *priv, const struct al_duplex_config *cfg, struct al_duplex_info *i
 	info->capture_latency_frames = (uint32_t)period;
 	info->playback_latency_frames = (uint32_t)(d->buffer - period);
 	info->linked = d->linked;
+	info->latency_known = true;
+	info->jackd_io = true;
 	snprintf(info->in_name, sizeof(info->in_name), "%s", cdev);
 	snprintf(info->out_name, sizeof(info->out_name), "%s", pdev);
 	snprintf(info->format, sizeof(info->format), "%s/%s", snd_pcm_format_name(d->play_fmt),
 		 snd_pcm_format_name(d->cap_fmt));
 	return 0;
 fail:
-	if (d->cap)
-		snd_pcm_close(d->cap);
-	snd_pcm_close(d->play);
-	free(d->play_buf);
-	free(d->cap_buf);
-	free(d->in);
-	free(d->out);
-	memset(d, 0, sizeof(*d));
+	da_close(d);
 	return rc;
 }
 

@@ -13,6 +13,7 @@
 
 #include <jack/jack.h>
 
+#include "core/text.h"
 #include "jack.h"
 
 #define DEFAULT_CLIENT "audiolat-roundtrip"
@@ -32,13 +33,6 @@ struct dj {
 	atomic_int dead;          /* -errno once the server went away */
 	atomic_bool period_changed;
 };
-
-/* libjack's own messages would interleave with ours: open() says why */
-static void
-quiet(const char *msg)
-{
-	(void)msg;
-}
 
 static void
 say(char *why, size_t size, const char *fmt, const char *a)
@@ -126,6 +120,30 @@ check_port(jack_client_t *c, const char *name, unsigned long flags, char *why, s
 	return 0;
 }
 
+/*
+ * The port to connect to (flags JackPortIsInput: where we play) or from:
+ * the one given, checked, else the server's first physical one. 0 or -errno.
+ */
+static int
+pick_port(jack_client_t *c, const char *given, unsigned long flags, char *buf, size_t size,
+	  char *why, size_t why_size)
+{
+	int rc;
+
+	if (given) {
+		rc = check_port(c, given, flags, why, why_size);
+		if (!rc)
+			snprintf(buf, size, "%s", given);
+		return rc;
+	}
+	if (!first_physical(c, flags, buf, size))
+		return 0;
+	say(why, why_size, "%s", flags & JackPortIsInput ?
+	    "the JACK server has no physical playback port: name one with --out PORT, or use --self-loop" :
+	    "the JACK server has no physical capture port: name one with --in PORT, or use --self-loop");
+	return -ENODEV;
+}
+
 static int
 dj_open(void *priv, const struct al_duplex_config *cfg, struct al_duplex_info *info,
 	char *why, size_t why_size)
@@ -138,8 +156,8 @@ dj_open(void *priv, const struct al_duplex_config *cfg, struct al_duplex_info *i
 
 	memset(d, 0, sizeof(*d));
 	memset(info, 0, sizeof(*info));
-	jack_set_error_function(quiet);
-	jack_set_info_function(quiet);
+	jack_set_error_function(al_text_discard_line); /* open() says why */
+	jack_set_info_function(al_text_discard_line);
 	if (cfg->device && *cfg->device)
 		opts |= JackServerName;
 	d->client = jack_client_open(name, opts, &status, cfg->device);
@@ -173,36 +191,22 @@ dj_open(void *priv, const struct al_duplex_config *cfg, struct al_duplex_info *i
 		snprintf(d->in_src, sizeof(d->in_src), "%s", jack_port_name(d->out));
 		snprintf(d->out_dst, sizeof(d->out_dst), "%s", jack_port_name(d->in));
 	} else {
-		if (cfg->out_port) {
-			rc = check_port(d->client, cfg->out_port, JackPortIsInput, why, why_size);
-			if (rc)
-				goto fail;
-			snprintf(d->out_dst, sizeof(d->out_dst), "%s", cfg->out_port);
-		} else if (first_physical(d->client, JackPortIsInput, d->out_dst,
-					  sizeof(d->out_dst))) {
-			say(why, why_size, "%s", "the JACK server has no physical playback port: "
-			    "name one with --out PORT, or use --self-loop");
-			rc = -ENODEV;
+		rc = pick_port(d->client, cfg->out_port, JackPortIsInput, d->out_dst,
+			       sizeof(d->out_dst), why, why_size);
+		if (!rc)
+			rc = pick_port(d->client, cfg->in_port, JackPortIsOutput, d->in_src,
+				       sizeof(d->in_src), why, why_size);
+		if (rc)
 			goto fail;
-		}
-		if (cfg->in_port) {
-			rc = check_port(d->client, cfg->in_port, JackPortIsOutput, why, why_size);
-			if (rc)
-				goto fail;
-			snprintf(d->in_src, sizeof(d->in_src), "%s", cfg->in_port);
-		} else if (first_physical(d->client, JackPortIsOutput, d->in_src,
-					  sizeof(d->in_src))) {
-			say(why, why_size, "%s", "the JACK server has no physical capture port: "
-			    "name one with --in PORT, or use --self-loop");
-			rc = -ENODEV;
-			goto fail;
-		}
 	}
 	info->rate_hz = jack_get_sample_rate(d->client);
 	info->period_frames = d->period_frames;
 	snprintf(info->in_name, sizeof(info->in_name), "%s", d->in_src);
 	snprintf(info->out_name, sizeof(info->out_name), "%s", d->out_dst);
 	snprintf(info->format, sizeof(info->format), "float");
+	snprintf(info->server, sizeof(info->server), "JACK");
+	info->latency_known = true;
+	info->jackd_io = true;
 	return 0;
 fail:
 	jack_client_close(d->client);

@@ -21,6 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/roundtrip.h" /* al_duplex_info, al_duplex_status */
+
 /* in[i] may alias out[i] (a JACK self-loop): read in[i] before writing out[i]. */
 typedef void (*al_duplex_fn)(void *ctx, const float *in, float *out, uint32_t nframes);
 
@@ -37,35 +39,6 @@ struct al_duplex_config {
 	uint32_t period_frames;     /* ALSA: asked for (JACK: the server's) */
 	uint32_t periods;           /* ALSA: periods in the buffer, >= 2 */
 	int priority;               /* ALSA: SCHED_FIFO priority of the audio thread, 0: OTHER */
-};
-
-struct al_duplex_info {
-	uint32_t rate_hz;
-	uint32_t period_frames;
-	uint32_t periods;                 /* ALSA: buffer periods (JACK: 0, not known) */
-	/*
-	 * The nominal latency of the path as the backend reports it: JACK the
-	 * ports' latency ranges (max of capture + max of playback, refreshed
-	 * by status()); ALSA the period read on capture and the rest of the
-	 * prefilled playback buffer.
-	 */
-	uint32_t capture_latency_frames;
-	uint32_t playback_latency_frames;
-	char in_name[160];                /* what feeds our input ("jack:audiolat-roundtrip:out") */
-	char out_name[160];               /* what our output feeds */
-	char format[24];                  /* ALSA: "PLAYBACK/CAPTURE" formats; JACK: "float" */
-	bool linked;                      /* ALSA: capture and playback started together */
-};
-
-struct al_duplex_status {
-	int err;                          /* 0 running; -errno: the stream died (server gone) */
-	uint64_t periods;                 /* periods processed */
-	uint32_t xruns;                   /* xruns (ALSA: recovered by a restart) */
-	uint32_t restarts;                /* ALSA: stream restarts after an xrun */
-	uint32_t capture_latency_frames;  /* current nominal latency (JACK: re-read) */
-	uint32_t playback_latency_frames;
-	bool period_changed;              /* JACK: the buffer size changed under us */
-	bool realtime;                    /* the audio thread runs SCHED_FIFO */
 };
 
 struct al_duplex_ops {

@@ -21,11 +21,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,8 +35,10 @@
 #include <jack/statistics.h>
 
 #include "core/clock.h"
+#include "jack-clients.h"
 #include "jack.h"
 #include "core/grid.h"
+#include "core/text.h"
 
 #define PORTS_MAX 2
 #define LINE_SLACK_NS AL_NS_PER_MS /* the server's cycle starts this far off the line ... */
@@ -89,19 +93,24 @@ struct jk {
 	char server[128];
 	char detail[200];
 	char error[200];
-};
 
-static void
-quiet(const char *msg)
-{
-	(void)msg;
-}
+	/* the clients' threads (--trace): jk_tasks(), on the controller's thread */
+	_Atomic int self_tid;          /* our process thread (its init callback) */
+	atomic_uint registrations;     /* clients (un)registered: look again */
+	unsigned int regs_seen;
+	int64_t last_scan_ns;
+	bool unresolved;               /* a client without its thread yet: look again soon */
+	struct al_task tasks[AL_TASKS_MAX];
+	int n_tasks;
+	unsigned int tasks_gen;
+	char self_name[64];
+};
 
 static void
 quiet_libjack(void)
 {
-	jack_set_error_function(quiet);
-	jack_set_info_function(quiet);
+	jack_set_error_function(al_text_discard_line);
+	jack_set_info_function(al_text_discard_line);
 }
 
 /* The server a client without -D reaches. */
@@ -199,6 +208,29 @@ cycle_xruns(struct jk *j, uint64_t cycles, int64_t wake_ns,
 	j->pending_cycles = 0;
 }
 
+/* Hot path: our output ports' buffers for this cycle, the tone (--tone) or silence. */
+static inline void
+jk_outputs(struct jk *j, jack_nframes_t nframes, bool tone)
+{
+	int i;
+
+	if (tone) {
+		float *out0 = j->n_out ? jack_port_get_buffer(j->out[0], nframes) : NULL;
+
+		for (jack_nframes_t f = 0; out0 && f < nframes; f++) {
+			out0[f] = TONE_AMPLITUDE * sinf(j->phase);
+			j->phase += j->phase_inc;
+			if (j->phase >= 2 * (float)M_PI)
+				j->phase -= 2 * (float)M_PI;
+		}
+		for (i = 1; i < j->n_out; i++)
+			memcpy(jack_port_get_buffer(j->out[i], nframes), out0, nframes * sizeof(float));
+	} else {
+		for (i = 0; i < j->n_out; i++)
+			memset(jack_port_get_buffer(j->out[i], nframes), 0, nframes * sizeof(float));
+	}
+}
+
 /* Hot path: one JACK cycle. */
 static int
 jk_process(jack_nframes_t nframes, void *arg)
@@ -214,8 +246,7 @@ jk_process(jack_nframes_t nframes, void *arg)
 	int i;
 
 	if (!atomic_load_explicit(&j->armed, memory_order_acquire)) {
-		for (i = 0; i < j->n_out; i++)
-			memset(jack_port_get_buffer(j->out[i], nframes), 0, nframes * sizeof(float));
+		jk_outputs(j, nframes, false);
 		return 0;
 	}
 	w.wake_ns = wake_ns;
@@ -300,21 +331,7 @@ jk_process(jack_nframes_t nframes, void *arg)
 
 		(void)in[0];
 	}
-	if (j->phase_inc > 0) {
-		float *out0 = j->n_out ? jack_port_get_buffer(j->out[0], nframes) : NULL;
-
-		for (jack_nframes_t f = 0; out0 && f < nframes; f++) {
-			out0[f] = TONE_AMPLITUDE * sinf(j->phase);
-			j->phase += j->phase_inc;
-			if (j->phase >= 2 * (float)M_PI)
-				j->phase -= 2 * (float)M_PI;
-		}
-		for (i = 1; i < j->n_out; i++)
-			memcpy(jack_port_get_buffer(j->out[i], nframes), out0, nframes * sizeof(float));
-	} else {
-		for (i = 0; i < j->n_out; i++)
-			memset(jack_port_get_buffer(j->out[i], nframes), 0, nframes * sizeof(float));
-	}
+	jk_outputs(j, nframes, j->phase_inc > 0);
 	/* the time left until the next cycle needs our output */
 	wi.margin_ns = next_ns - al_clock_now_ns();
 	cycle_xruns(j, cycles, wake_ns, &wi);
@@ -340,6 +357,32 @@ jk_xrun(void *arg)
 	atomic_store_explicit(&j->xrun_at_ns, al_clock_now_ns(), memory_order_relaxed);
 	atomic_fetch_add_explicit(&j->xruns, 1, memory_order_release);
 	return 0;
+}
+
+/* Our process thread, once, before its first cycle: whom the flight recorder follows. */
+static void
+jk_thread_init(void *arg)
+{
+	struct jk *j = arg;
+	int policy = sched_getscheduler(0);
+
+	/*
+	 * jackd2 calls it in its notification thread too: the real-time one
+	 * is the process thread (without real-time, the first one stands in)
+	 */
+	if (policy == SCHED_FIFO || policy == SCHED_RR || !atomic_load(&j->self_tid))
+		atomic_store(&j->self_tid, (int)syscall(SYS_gettid));
+}
+
+/* JACK's notification thread: a client came or went; jk_tasks() looks again. */
+static void
+jk_client_registration(const char *name, int reg, void *arg)
+{
+	struct jk *j = arg;
+
+	(void)name;
+	(void)reg;
+	atomic_fetch_add(&j->registrations, 1);
 }
 
 static void
@@ -443,7 +486,9 @@ jk_open(void *priv, struct al_config *cfg)
 	if ((!cfg->capture && !j->n_out) || ((cfg->capture || cfg->duplex) && !j->n_in) ||
 	    jack_set_process_callback(j->client, jk_process, j) ||
 	    jack_set_xrun_callback(j->client, jk_xrun, j) ||
-	    jack_set_buffer_size_callback(j->client, jk_buffer_size, j)) {
+	    jack_set_buffer_size_callback(j->client, jk_buffer_size, j) ||
+	    jack_set_thread_init_callback(j->client, jk_thread_init, j) ||
+	    jack_set_client_registration_callback(j->client, jk_client_registration, j)) {
 		snprintf(j->error, sizeof(j->error), "JACK server '%.64s': cannot register ports and "
 			 "callbacks", j->server);
 		jk_close(j);
@@ -458,6 +503,7 @@ jk_open(void *priv, struct al_config *cfg)
 	cfg->periods = periods > 0 ? periods : 2;
 	cfg->channels = j->n_out ? j->n_out : j->n_in;
 	snprintf(cfg->format, sizeof(cfg->format), "FLOAT");
+	snprintf(j->self_name, sizeof(j->self_name), "%s", jack_get_client_name(j->client));
 	snprintf(cfg->device, sizeof(cfg->device), "%s", j->server);
 	snprintf(j->detail, sizeof(j->detail), "JACK server '%.40s' (libjack %.40s): client %.24s, %s, "
 		 "%lld Hz, %lld frames, %s", j->server, jack_get_version_string(),
@@ -565,6 +611,62 @@ jk_info(void *priv, struct al_backend_info *out)
 	}
 }
 
+/* a client registered but without its real-time thread yet: looked up again this often */
+#define RESCAN_NS (250 * AL_NS_PER_MS)
+
+/*
+ * The clients' real-time threads (jack-clients.h), ours first; looked up
+ * again when a client (un)registered, or while one has no thread yet.
+ */
+static int
+jk_tasks(void *priv, struct al_task *out, int max, unsigned *gen)
+{
+	struct jk *j = priv;
+	struct jkc_client clients[JKC_CLIENTS_MAX];
+	struct al_task found[AL_TASKS_MAX];
+	unsigned int regs = atomic_load(&j->registrations);
+	int64_t now_ns = al_clock_now_ns();
+	int n = 0, k, nc = 0, i;
+	int self_tid = atomic_load(&j->self_tid);
+
+	if (j->last_scan_ns && regs == j->regs_seen &&
+	    (!j->unresolved || now_ns - j->last_scan_ns < RESCAN_NS))
+		goto out;
+	j->regs_seen = regs;
+	j->last_scan_ns = now_ns;
+	if (self_tid > 0) {
+		memset(&found[0], 0, sizeof(found[0]));
+		snprintf(found[0].client, sizeof(found[0].client), "%s", j->self_name);
+		found[0].pid = (int)getpid();
+		found[0].tid = self_tid;
+		found[0].self = true;
+		n = 1;
+	}
+	k = jkc_lookup(JACK_SERVER_DIR, j->server, j->self_name, found + n, AL_TASKS_MAX - n,
+		       clients, &nc);
+	if (k > 0)
+		n += k;
+	j->unresolved = self_tid <= 0;
+	for (i = 0; i < nc; i++)
+		j->unresolved |= !clients[i].internal && !clients[i].n_threads;
+	/* the set changed: the caller follows the new one */
+	if (n != j->n_tasks)
+		j->tasks_gen++;
+	else
+		for (i = 0; i < n; i++)
+			if (found[i].tid != j->tasks[i].tid) {
+				j->tasks_gen++;
+				break;
+			}
+	memcpy(j->tasks, found, sizeof(found[0]) * (size_t)n);
+	j->n_tasks = n;
+out:
+	n = j->n_tasks < max ? j->n_tasks : max;
+	memcpy(out, j->tasks, sizeof(out[0]) * (size_t)n);
+	*gen = j->tasks_gen;
+	return n;
+}
+
 /* One server: itself, then its ports. 0, or -ENODEV when it does not answer. */
 static int
 list_server(const char *server, al_device_emit_fn emit, void *ud)
@@ -665,7 +767,7 @@ const struct al_backend_ops al_backend_jack = {
 	.name = "jack",
 	.summary = "a client of a running JACK server (or PipeWire's JACK) in its process callback",
 	.caps = AL_CAP_CAPTURE | AL_CAP_DUPLEX | AL_CAP_TONE | AL_CAP_NEAREST | AL_CAP_DEVICE |
-		AL_CAP_CALLBACK,
+		AL_CAP_CALLBACK | AL_CAP_BLAME,
 	.duplex = &al_duplex_jack,
 	.server_env = "JACK_DEFAULT_SERVER",
 	.priv_size = sizeof(struct jk),
@@ -675,6 +777,7 @@ const struct al_backend_ops al_backend_jack = {
 	.close = jk_close,
 	.info = jk_info,
 	.list = jk_list,
+	.tasks = jk_tasks,
 };
 
 const char *

@@ -52,411 +52,58 @@
 #include "pipewire-private.h"
 #include "pipewire.h"
 
-#define PORTS_MAX 2
-#define NODES_MAX 256
-#define OBJ_PORTS_MAX 1024
-#define WAIT_S 5                /* how long open waits for the server, per step */
 #define PREROLL_CYCLES 8        /* cycles before open returns: the quantum is known */
 #define STALE_MAX_NS (10 * AL_NS_PER_SEC) /* a clock.nsec older than this: not a cycle's */
 #define EARLY_SLACK_NS (AL_NS_PER_MS) /* a clock.nsec this far after our wake-up: not ours */
 #define BLAME_TAIL_NS (1500 * AL_NS_PER_MS) /* the profiler's last batch, waited for at stop */
 #define TONE_AMPLITUDE 0.25f    /* -12 dBFS */
 
-struct pw_obj_node {
-	uint32_t id;
-	uint64_t serial;
-	bool driver;
-	char name[128];
-	char desc[128];
-	char media_class[48];
-};
 
-struct pw_obj_port {
-	uint32_t id;
-	uint32_t node_id;
-	bool output;
-	bool monitor;
-	char name[64];
-};
+/* --- the connection (pipewire-graph.c) ---------------------------------- */
 
-struct pwb_port {
-	int index;
-};
-
-struct pwb {
-	struct pw_thread_loop *loop;
-	struct pw_context *context;
-	struct pw_core *core;
-	struct spa_hook core_listener;
-	struct pw_registry *registry;
-	struct spa_hook registry_listener;
-	struct pw_proxy *metadata;
-	struct spa_hook metadata_listener;
-	struct pw_filter *filter;
-	struct spa_hook filter_listener;
-	struct pwb_port *out[PORTS_MAX], *in[PORTS_MAX];
-	int n_out, n_in;
-	struct pw_proxy *links[2 * PORTS_MAX];
-	struct spa_hook link_listeners[2 * PORTS_MAX];
-	int n_links;
-	atomic_int links_bound, links_failed;
-	bool inited;
-
-	/* the registry, on the loop thread (or under its lock) */
-	struct pw_obj_node *nodes;
-	int n_nodes;
-	struct pw_obj_port *ports;
-	int n_ports;
-	char default_sink[128], default_source[128];
-	int sync_seq;
-	bool synced;
-	char server_name[64], server_version[32];
-	uint32_t self_id;
-	struct pwb_blame blame;
-	bool want_blame, need_blame;
-
-	/* the data thread */
-	const struct al_period_hooks *h;
-	atomic_int armed;          /* start_cb ran: deliver periods */
-	atomic_int dead;           /* the server went away */
-	atomic_int preroll;        /* cycles seen before start_cb */
-	_Atomic int64_t preroll_frames, preroll_rate;
-	int want_priority, want_cpu; /* -p, -a: applied to the data thread in the preroll */
-	atomic_int prio_state;     /* 0: not yet, 1: done */
-	int prio_before_policy, prio_before, prio_after, prio_errno;
-	bool cpu_pinned;
-	int cpu_errno;
-	enum al_stamp_base base;   /* the clock.nsec's clock (from the preroll) */
-	int64_t base_offset_ns;    /* CLOCK_MONOTONIC - that clock */
-	float phase, phase_inc;
-
-	bool have_prev;
-	uint64_t prev_position;
-	int64_t prev_frames, prev_rate, prev_boundary_ns, prev_period_ns, prev_wake_ns, prev_nsec_ns;
-	bool late_episode;         /* cycles served more than a period late: one event */
-#ifdef HAVE_SPA_IO_CLOCK_CYCLE
-	uint64_t prev_cycle;
-#endif
-#ifdef HAVE_SPA_IO_CLOCK_XRUN
-	int64_t prev_xrun_ns;
-#endif
-	int64_t frames;            /* frames the server ran since our first cycle */
-	struct al_grid grid;       /* the fallback: a frame clock fitted to our wake-ups */
-	uint64_t stalls, counter_jumps, restarts, quantum_changes, server_xruns, driver_late;
-	int64_t driver_late_max_ns; /* the latest a driver began a cycle (on its clock.nsec) */
-	uint64_t bound_clock, bound_grid;
-	int64_t min_frames, max_frames;
-
-	int64_t rate_hz, period_frames;
-	char target[128];          /* the node we link to ("" none) */
-	char detail[240];
-	char error[200];
-};
-
-/* --- the registry ------------------------------------------------------ */
-
-static const char *
-dict_get(const struct spa_dict *props, const char *key)
-{
-	const char *v = props ? spa_dict_lookup(props, key) : NULL;
-
-	return v ? v : "";
-}
-
-/* "{ \"name\": \"null-sink\" }": the name */
+/* The server went away (the loop thread): a run in progress ends. */
 static void
-json_name(const char *value, char *out, size_t size)
+on_dead(void *owner)
 {
-	const char *p = value ? strstr(value, "\"name\"") : NULL, *q;
+	struct pwb *b = owner;
 
-	out[0] = '\0';
-	if (!p || !(p = strchr(p + 6, '"')))
-		return;
-	q = strchr(p + 1, '"');
-	if (!q)
-		return;
-	snprintf(out, size, "%.*s", (int)(q - p - 1), p + 1);
-}
-
-static int
-on_metadata(void *data, uint32_t subject, const char *key, const char *type, const char *value)
-{
-	struct pwb *b = data;
-
-	(void)type;
-	if (subject != PW_ID_CORE || !key)
-		return 0;
-	if (!strcmp(key, "default.audio.sink"))
-		json_name(value, b->default_sink, sizeof(b->default_sink));
-	else if (!strcmp(key, "default.audio.source"))
-		json_name(value, b->default_source, sizeof(b->default_source));
-	return 0;
-}
-
-static const struct pw_metadata_events metadata_events = {
-	PW_VERSION_METADATA_EVENTS,
-	.property = on_metadata,
-};
-
-static void
-on_global(void *data, uint32_t id, uint32_t permissions, const char *type, uint32_t version,
-	  const struct spa_dict *props)
-{
-	struct pwb *b = data;
-
-	(void)permissions;
-	(void)version;
-	if (!strcmp(type, PW_TYPE_INTERFACE_Node) && b->n_nodes < NODES_MAX) {
-		struct pw_obj_node *n = &b->nodes[b->n_nodes++];
-
-		memset(n, 0, sizeof(*n));
-		n->id = id;
-		n->serial = strtoull(dict_get(props, PW_KEY_OBJECT_SERIAL), NULL, 10);
-		n->driver = !strcmp(dict_get(props, "node.driver"), "true");
-		snprintf(n->name, sizeof(n->name), "%s", dict_get(props, PW_KEY_NODE_NAME));
-		snprintf(n->desc, sizeof(n->desc), "%s", dict_get(props, PW_KEY_NODE_DESCRIPTION));
-		snprintf(n->media_class, sizeof(n->media_class), "%s",
-			 dict_get(props, PW_KEY_MEDIA_CLASS));
-	} else if (!strcmp(type, PW_TYPE_INTERFACE_Port) && b->n_ports < OBJ_PORTS_MAX) {
-		struct pw_obj_port *p = &b->ports[b->n_ports++];
-
-		memset(p, 0, sizeof(*p));
-		p->id = id;
-		p->node_id = (uint32_t)strtoul(dict_get(props, PW_KEY_NODE_ID), NULL, 10);
-		p->output = !strcmp(dict_get(props, PW_KEY_PORT_DIRECTION), "out");
-		p->monitor = !strcmp(dict_get(props, PW_KEY_PORT_MONITOR), "true");
-		snprintf(p->name, sizeof(p->name), "%s", dict_get(props, PW_KEY_PORT_NAME));
-	} else if (!strcmp(type, PW_TYPE_INTERFACE_Metadata) && !b->metadata &&
-		   !strcmp(dict_get(props, "metadata.name"), "default")) {
-		b->metadata = pw_registry_bind(b->registry, id, PW_TYPE_INTERFACE_Metadata,
-					       PW_VERSION_METADATA, 0);
-		if (b->metadata)
-			pw_metadata_add_listener((struct pw_metadata *)b->metadata,
-						 &b->metadata_listener, &metadata_events, b);
-	} else if (!strcmp(type, PW_TYPE_INTERFACE_Profiler) && b->want_blame) {
-		pwb_blame_bind(&b->blame, b->registry, id);
-	}
-	pw_thread_loop_signal(b->loop, false);
-}
-
-static void
-on_global_remove(void *data, uint32_t id)
-{
-	struct pwb *b = data;
-	int i;
-
-	for (i = 0; i < b->n_nodes; i++)
-		if (b->nodes[i].id == id)
-			b->nodes[i] = b->nodes[--b->n_nodes];
-	for (i = 0; i < b->n_ports; i++)
-		if (b->ports[i].id == id)
-			b->ports[i] = b->ports[--b->n_ports];
-}
-
-static const struct pw_registry_events registry_events = {
-	PW_VERSION_REGISTRY_EVENTS,
-	.global = on_global,
-	.global_remove = on_global_remove,
-};
-
-static void
-on_core_info(void *data, const struct pw_core_info *info)
-{
-	struct pwb *b = data;
-
-	snprintf(b->server_name, sizeof(b->server_name), "%s", info->name ? info->name : "");
-	snprintf(b->server_version, sizeof(b->server_version), "%s",
-		 info->version ? info->version : "");
-}
-
-static void
-on_core_done(void *data, uint32_t id, int seq)
-{
-	struct pwb *b = data;
-
-	if (id == PW_ID_CORE && seq == b->sync_seq) {
-		b->synced = true;
-		pw_thread_loop_signal(b->loop, false);
-	}
-}
-
-static void
-on_core_error(void *data, uint32_t id, int seq, int res, const char *message)
-{
-	struct pwb *b = data;
-
-	(void)seq;
-	if (id == PW_ID_CORE && res == -EPIPE) {
-		/* the connection is gone: the server died or dropped us */
-		atomic_store(&b->dead, 1);
-		if (atomic_load(&b->armed) && b->h && b->h->fail)
-			b->h->fail(b->h->ctx, -ECONNRESET);
-		if (!b->error[0])
-			snprintf(b->error, sizeof(b->error), "PipeWire: the server went away (%s)",
-				 message ? message : "connection lost");
-	}
-	pw_thread_loop_signal(b->loop, false);
-}
-
-static const struct pw_core_events core_events = {
-	PW_VERSION_CORE_EVENTS,
-	.info = on_core_info,
-	.done = on_core_done,
-	.error = on_core_error,
-};
-
-/* Wait (the lock held) until *flag, the server's death or WAIT_S. */
-static bool
-wait_for(struct pwb *b, const bool *flag, const atomic_int *count, int want)
-{
-	struct timespec until;
-
-	pw_thread_loop_get_time(b->loop, &until, WAIT_S * SPA_NSEC_PER_SEC);
-	for (;;) {
-		struct timespec step;
-
-		if ((flag && *flag) || (count && atomic_load(count) >= want))
-			return true;
-		if (atomic_load(&b->dead))
-			return false;
-		/* the data thread cannot signal the loop: look every 10 ms */
-		pw_thread_loop_get_time(b->loop, &step, 10 * SPA_NSEC_PER_MSEC);
-		if (step.tv_sec > until.tv_sec ||
-		    (step.tv_sec == until.tv_sec && step.tv_nsec >= until.tv_nsec))
-			return (flag && *flag) || (count && atomic_load(count) >= want);
-		pw_thread_loop_timed_wait_full(b->loop, &step);
-	}
-}
-
-/* A round trip to the server: every global it had is in the registry. */
-static bool
-roundtrip(struct pwb *b)
-{
-	b->synced = false;
-	b->sync_seq = pw_core_sync(b->core, PW_ID_CORE, b->sync_seq);
-	return wait_for(b, &b->synced, NULL, 0);
+	if (atomic_load(&b->armed) && b->h && b->h->fail)
+		b->h->fail(b->h->ctx, -ECONNRESET);
 }
 
 static void
 disconnect(struct pwb *b)
 {
-	int i;
-
-	if (b->loop)
-		pw_thread_loop_lock(b->loop);
-	for (i = 0; i < b->n_links; i++)
-		if (b->links[i]) {
-			spa_hook_remove(&b->link_listeners[i]);
-			pw_proxy_destroy(b->links[i]);
-		}
-	b->n_links = 0;
+	if (b->g.loop)
+		pw_thread_loop_lock(b->g.loop);
 	if (b->filter) {
 		spa_hook_remove(&b->filter_listener);
 		pw_filter_destroy(b->filter);
 	}
 	b->filter = NULL;
 	pwb_blame_fini(&b->blame);
-	if (b->metadata) {
-		spa_hook_remove(&b->metadata_listener);
-		pw_proxy_destroy(b->metadata);
-	}
-	b->metadata = NULL;
-	if (b->registry) {
-		spa_hook_remove(&b->registry_listener);
-		pw_proxy_destroy((struct pw_proxy *)b->registry);
-	}
-	b->registry = NULL;
-	if (b->core) {
-		spa_hook_remove(&b->core_listener);
-		pw_core_disconnect(b->core);
-	}
-	b->core = NULL;
-	if (b->loop)
-		pw_thread_loop_unlock(b->loop);
-	if (b->loop)
-		pw_thread_loop_stop(b->loop);
-	if (b->context)
-		pw_context_destroy(b->context);
-	b->context = NULL;
-	if (b->loop)
-		pw_thread_loop_destroy(b->loop);
-	b->loop = NULL;
-	free(b->nodes);
-	free(b->ports);
-	b->nodes = NULL;
-	b->ports = NULL;
-	if (b->inited)
-		pw_deinit();
-	b->inited = false;
+	if (b->g.loop)
+		pw_thread_loop_unlock(b->g.loop);
+	pwg_disconnect(&b->g);
 }
 
-/*
- * Reach the server: our loop, a context, the core, the registry, a round
- * trip. Returns 0 with the loop locked, or -ECONNREFUSED (not running, or
- * no answer) / -errno with b->error set and everything undone.
- */
+/* pwg_connect() with the profiler when --blame wants it: 0 with the loop locked. */
 static int
 connect_server(struct pwb *b)
 {
-	const char *remote = getenv("PIPEWIRE_REMOTE");
-	int err;
+	int rc;
 
-	pw_init(NULL, NULL);
-	b->inited = true;
-	b->nodes = calloc(NODES_MAX, sizeof(*b->nodes));
-	b->ports = calloc(OBJ_PORTS_MAX, sizeof(*b->ports));
-	b->loop = pw_thread_loop_new("audiolat-pw", NULL);
-	if (!b->nodes || !b->ports || !b->loop) {
-		disconnect(b);
-		return -ENOMEM;
-	}
-	/* client-rt.conf: PipeWire's RT module raises the data thread (-p then adjusts it) */
-	b->context = pw_context_new(pw_thread_loop_get_loop(b->loop),
-				    pw_properties_new(PW_KEY_CONFIG_NAME, "client-rt.conf", NULL), 0);
-	if (!b->context) {
-		err = -errno;
-		snprintf(b->error, sizeof(b->error), "PipeWire: no context: %s", strerror(-err));
-		disconnect(b);
-		return err ? err : -EIO;
-	}
-	if (b->want_blame)
-		pwb_blame_load(&b->blame, b->context);
-	if (pw_thread_loop_start(b->loop) < 0) {
-		snprintf(b->error, sizeof(b->error), "PipeWire: the loop thread did not start");
-		disconnect(b);
-		return -EIO;
-	}
-	pw_thread_loop_lock(b->loop);
-	b->core = pw_context_connect(b->context, NULL, 0);
-	if (!b->core) {
-		err = errno;
-		pw_thread_loop_unlock(b->loop);
-		snprintf(b->error, sizeof(b->error), "PipeWire server '%.64s': not running (%s)",
-			 remote && *remote ? remote : "pipewire-0", strerror(err));
-		disconnect(b);
-		return -ECONNREFUSED;
-	}
-	pw_core_add_listener(b->core, &b->core_listener, &core_events, b);
-	b->registry = pw_core_get_registry(b->core, PW_VERSION_REGISTRY, 0);
-	if (!b->registry) {
-		pw_thread_loop_unlock(b->loop);
-		snprintf(b->error, sizeof(b->error), "PipeWire: no registry");
-		disconnect(b);
-		return -EIO;
-	}
-	pw_registry_add_listener(b->registry, &b->registry_listener, &registry_events, b);
-	/* twice: the globals, then what binding the default metadata told */
-	if (!roundtrip(b) || !roundtrip(b)) {
-		pw_thread_loop_unlock(b->loop);
-		snprintf(b->error, sizeof(b->error), "PipeWire server '%.64s': no answer in %d s",
-			 remote && *remote ? remote : "pipewire-0", WAIT_S);
-		disconnect(b);
-		return -ECONNREFUSED;
-	}
-	return 0;
+	b->g.blame = b->want_blame ? &b->blame : NULL;
+	b->g.on_dead = on_dead;
+	b->g.owner = b;
+	rc = pwg_connect(&b->g);
+	if (rc)
+		pwb_blame_fini(&b->blame);
+	return rc;
 }
 
-/* --- the data thread ------------------------------------------------------ */
+
+/* --- the data thread (the clock arithmetic: pipewire-clock.c) -------------- */
 
 /* The preroll, once: -p and -a on the data thread, which PipeWire made. */
 static void
@@ -489,16 +136,6 @@ adjust_thread(struct pwb *b)
 	}
 }
 
-/* The clock.nsec's clock, from one reading beside ours (the preroll). */
-static void
-classify_clock(struct pwb *b, int64_t nsec, int64_t mono_ns)
-{
-	int64_t real_ns = al_clock_realtime_ns();
-
-	b->base = al_stamp_classify(nsec, mono_ns, real_ns);
-	b->base_offset_ns = b->base == AL_STAMP_REALTIME ? mono_ns - real_ns : 0;
-}
-
 /* Hot path: silence or the sine on our output ports. */
 static void
 fill_outputs(struct pwb *b, uint32_t n)
@@ -526,59 +163,12 @@ fill_outputs(struct pwb *b, uint32_t n)
 	}
 }
 
-/*
- * Hot path: how many cycles the driver ran since our previous one (1:
- * none missed), from its position, as far as our own wake-ups agree.
- */
-static uint64_t
-cycles_since(struct pwb *b, const struct spa_io_clock *clk, int64_t frames, int64_t wake_ns,
-	     int64_t nsec_ns, int64_t period_ns)
-{
-	int64_t adv, by_time, cycles = 1;
-
-	if (!b->have_prev)
-		return 1;
-	adv = (int64_t)(clk->position - b->prev_position);
-#ifdef HAVE_SPA_IO_CLOCK_CYCLE
-	/* a newer clock counts its cycles itself */
-	if (clk->cycle > b->prev_cycle)
-		adv = b->prev_frames + (int64_t)(clk->cycle - b->prev_cycle - 1) * frames;
-#endif
-	if (adv <= 0) {
-		/* the position stood or went back: a new driver, or it restarted */
-		b->restarts++;
-		al_grid_start(&b->grid, b->rate_hz);
-		return 1;
-	}
-	/* the previous cycle lasted its own quantum; the rest are this one's */
-	if (adv > b->prev_frames)
-		cycles = 1 + (adv - b->prev_frames + frames / 2) / frames;
-	/*
-	 * What passed by our wake-ups, or by the driver's own cycle times: a
-	 * driver that was itself held up (its server stopped) catches up with
-	 * cycles back to back, each at its nominal time, and runs us in fewer
-	 * of them than it ran (PipeWire's libjack showed 3 periods in one).
-	 */
-	by_time = (wake_ns - b->prev_wake_ns + period_ns / 2) / period_ns;
-	if (nsec_ns && b->prev_nsec_ns && nsec_ns > b->prev_nsec_ns &&
-	    (nsec_ns - b->prev_nsec_ns + period_ns / 2) / period_ns > by_time)
-		by_time = (nsec_ns - b->prev_nsec_ns + period_ns / 2) / period_ns;
-	if (cycles > by_time + 1) {
-		/* the position jumped with no time passed (a driver that started again) */
-		b->counter_jumps++;
-		cycles = by_time > 1 ? by_time : 1;
-		al_grid_start(&b->grid, b->rate_hz);
-	}
-	return (uint64_t)cycles;
-}
-
 /* Hot path: one cycle of the graph. */
 static void
 on_process(void *data, struct spa_io_position *position)
 {
 	struct pwb *b = data;
 	int64_t wake_ns = al_clock_now_ns(), frames, rate, period_ns, nsec_ns, next_ns, t0_ns, t1_ns;
-	int64_t late_ns;
 	struct al_write_info wi = { 0 };
 	struct spa_io_clock clk;
 	struct al_wake w;
@@ -595,7 +185,7 @@ on_process(void *data, struct spa_io_position *position)
 		fill_outputs(b, (uint32_t)frames);
 		if (atomic_load_explicit(&b->prio_state, memory_order_relaxed) == 0) {
 			adjust_thread(b);
-			classify_clock(b, (int64_t)clk.nsec, wake_ns);
+			pwb_classify_clock(b, (int64_t)clk.nsec, wake_ns);
 			atomic_store_explicit(&b->prio_state, 1, memory_order_release);
 		}
 		atomic_store_explicit(&b->preroll_frames, frames, memory_order_relaxed);
@@ -625,7 +215,7 @@ on_process(void *data, struct spa_io_position *position)
 		  : b->base == AL_STAMP_REALTIME ? (int64_t)clk.nsec + b->base_offset_ns : 0;
 	if (nsec_ns && (nsec_ns > wake_ns + EARLY_SLACK_NS || wake_ns - nsec_ns > STALE_MAX_NS))
 		nsec_ns = 0;
-	cycles = cycles_since(b, &clk, frames, wake_ns, nsec_ns, period_ns);
+	cycles = pwb_cycles_since(b, &clk, frames, wake_ns, nsec_ns, period_ns);
 	b->frames += (int64_t)cycles * frames;
 	if (nsec_ns) {
 		w.boundary_ns = nsec_ns;
@@ -639,46 +229,7 @@ on_process(void *data, struct spa_io_position *position)
 	if (next_ns <= w.boundary_ns || next_ns > w.boundary_ns + 2 * period_ns)
 		next_ns = w.boundary_ns + period_ns;
 
-	/*
-	 * A stall: the driver ran cycles - 1 cycles without us (missed
-	 * periods, charged to this cycle). Or a cycle we did not miss came
-	 * more than a period after it was due: the driver itself was held up
-	 * (its server stopped, its timer late), played nothing meanwhile, and
-	 * now catches up with cycles back to back, each late, running us in
-	 * fewer of them than it runs. One event from the first cycle not
-	 * served (or the late one's due time) until we ran; the cycles of the
-	 * catch-up after it are its tail: charged, no new event.
-	 */
-	late_ns = wake_ns - w.boundary_ns;
-	if (cycles > 1)
-		wi.missed_before = (int64_t)(cycles - 1);
-	if ((cycles > 1 || (b->have_prev && late_ns > period_ns)) && !b->late_episode) {
-		int64_t start_ns = cycles > 1 ? b->prev_boundary_ns + b->prev_period_ns : w.boundary_ns;
-
-		wi.xrun_start_ns = start_ns < wake_ns ? start_ns : wake_ns;
-		wi.xrun_ns = wake_ns - wi.xrun_start_ns;
-		wi.lost_periods = wi.xrun_ns / period_ns > wi.missed_before ? wi.xrun_ns / period_ns
-									  : wi.missed_before;
-		wi.xrun_source = cycles > 1 ? AL_XRUN_COUNTER : AL_XRUN_SERVER;
-		if (cycles > 1)
-			b->stalls++;
-		else
-			b->driver_late++;
-	}
-	if (late_ns > b->driver_late_max_ns && cycles == 1)
-		b->driver_late_max_ns = late_ns;
-#ifdef HAVE_SPA_IO_CLOCK_XRUN
-	if (!wi.xrun_start_ns && b->have_prev && clk.xrun > b->prev_xrun_ns) {
-		/* the driver counted an xrun of its own in a cycle we ran (its hardware) */
-		wi.xrun_start_ns = w.boundary_ns;
-		wi.xrun_ns = clk.xrun - b->prev_xrun_ns;
-		wi.lost_periods = 0;
-		wi.xrun_source = AL_XRUN_SERVER;
-		b->server_xruns++;
-	}
-	b->prev_xrun_ns = clk.xrun;
-#endif
-	b->late_episode = late_ns > period_ns;
+	pwb_account_xrun(b, &clk, cycles, wake_ns, w.boundary_ns, period_ns, &wi);
 	if (b->have_prev && (frames != b->prev_frames || rate != b->prev_rate))
 		b->quantum_changes++;
 	wi.period_frames = frames;
@@ -701,17 +252,7 @@ on_process(void *data, struct spa_io_position *position)
 	fill_outputs(b, (uint32_t)frames);
 	wi.margin_ns = next_ns - al_clock_now_ns();
 
-	b->prev_position = clk.position;
-#ifdef HAVE_SPA_IO_CLOCK_CYCLE
-	b->prev_cycle = clk.cycle;
-#endif
-	b->prev_frames = frames;
-	b->prev_rate = rate;
-	b->prev_boundary_ns = w.boundary_ns;
-	b->prev_period_ns = period_ns;
-	b->prev_wake_ns = wake_ns;
-	b->prev_nsec_ns = nsec_ns;
-	b->have_prev = true;
+	pwb_remember_cycle(b, &clk, w.boundary_ns, wake_ns, nsec_ns);
 	b->h->record(b->h->ctx, &w, t0_ns, t1_ns, &wi);
 }
 
@@ -723,14 +264,14 @@ on_filter_state(void *data, enum pw_filter_state old, enum pw_filter_state state
 
 	(void)old;
 	if (state == PW_FILTER_STATE_ERROR) {
-		if (!b->error[0])
-			snprintf(b->error, sizeof(b->error), "PipeWire: the filter failed: %s",
+		if (!b->g.error[0])
+			snprintf(b->g.error, sizeof(b->g.error), "PipeWire: the filter failed: %s",
 				 error ? error : "unknown error");
-		atomic_store(&b->dead, 1);
+		atomic_store(&b->g.dead, 1);
 		if (atomic_load(&b->armed) && b->h && b->h->fail)
 			b->h->fail(b->h->ctx, -ECONNRESET);
 	}
-	pw_thread_loop_signal(b->loop, false);
+	pw_thread_loop_signal(b->g.loop, false);
 }
 
 static const struct pw_filter_events filter_events = {
@@ -749,121 +290,26 @@ pw_probe(const struct al_config *cfg)
 	return 0;
 }
 
-/* The node -D names (its name, description, serial or id), or the default. */
-static struct pw_obj_node *
-target_node(struct pwb *b, const char *want, bool capture)
+
+/* Our n output ports to peer's inputs (out), or peer's outputs to our inputs: the links asked for. */
+static int
+link_direction(struct pwb *b, const struct pw_obj_node *peer, int n, bool out)
 {
-	const char *def = capture ? b->default_source : b->default_sink;
-	char *end;
-	unsigned long long num = want && *want ? strtoull(want, &end, 10) : 0;
-	bool numeric = want && *want && !*end;
-	int i;
+	const struct pw_obj_port *ours, *theirs;
+	int i, want = 0;
 
-	for (i = 0; want && *want && i < b->n_nodes; i++) {
-		struct pw_obj_node *n = &b->nodes[i];
-
-		if (!strcmp(n->name, want) || !strcmp(n->desc, want) ||
-		    (numeric && (n->id == num || n->serial == num)))
-			return n;
+	for (i = 0; peer && i < n; i++) {
+		ours = pwg_node_port(&b->g, b->self_id, out, i);
+		theirs = pwg_node_port(&b->g, peer->id, !out, i);
+		if (!ours || !theirs)
+			continue;
+		if (out)
+			pwg_link(&b->g, b->self_id, ours->id, peer->id, theirs->id);
+		else
+			pwg_link(&b->g, peer->id, theirs->id, b->self_id, ours->id);
+		want++;
 	}
-	if (want && *want)
-		return NULL;
-	for (i = 0; *def && i < b->n_nodes; i++)
-		if (!strcmp(b->nodes[i].name, def))
-			return &b->nodes[i];
-	for (i = 0; i < b->n_nodes; i++)
-		if (!strcmp(b->nodes[i].media_class, capture ? "Audio/Source" : "Audio/Sink"))
-			return &b->nodes[i];
-	for (i = 0; capture && i < b->n_nodes; i++)
-		if (!strcmp(b->nodes[i].media_class, "Audio/Sink"))
-			return &b->nodes[i];
-	return NULL;
-}
-
-/*
- * The k-th port of node for a link: its inputs (non-monitor) for our
- * playback; for our capture its outputs, a sink's monitor ones. In the
- * order the server listed them (FL, FR, ...).
- */
-static const struct pw_obj_port *
-node_port(struct pwb *b, uint32_t node_id, bool output, int k)
-{
-	int i, seen = 0, pass;
-
-	for (pass = 0; pass < 2; pass++)
-		for (i = 0; i < b->n_ports; i++) {
-			const struct pw_obj_port *p = &b->ports[i];
-
-			if (p->node_id != node_id || p->output != output)
-				continue;
-			/* outputs: the real ones first, then the monitors */
-			if (output && p->monitor != (pass == 1))
-				continue;
-			if (!output && (p->monitor || pass == 1))
-				continue;
-			if (seen++ == k)
-				return p;
-		}
-	return NULL;
-}
-
-static void
-on_link_bound(void *data, uint32_t global_id)
-{
-	struct pwb *b = data;
-
-	(void)global_id;
-	atomic_fetch_add(&b->links_bound, 1);
-	pw_thread_loop_signal(b->loop, false);
-}
-
-static void
-on_link_error(void *data, int seq, int res, const char *message)
-{
-	struct pwb *b = data;
-
-	(void)seq;
-	(void)res;
-	(void)message;
-	atomic_fetch_add(&b->links_failed, 1);
-	pw_thread_loop_signal(b->loop, false);
-}
-
-static const struct pw_proxy_events link_events = {
-	PW_VERSION_PROXY_EVENTS,
-	.bound = on_link_bound,
-	.error = on_link_error,
-};
-
-static void
-make_link(struct pwb *b, uint32_t out_node, uint32_t out_port, uint32_t in_node, uint32_t in_port)
-{
-	char on[16], op[16], in[16], ip[16];
-	struct spa_dict_item items[5];
-	struct spa_dict dict;
-	struct pw_proxy *p;
-
-	if (b->n_links >= 2 * PORTS_MAX)
-		return;
-	snprintf(on, sizeof(on), "%u", out_node);
-	snprintf(op, sizeof(op), "%u", out_port);
-	snprintf(in, sizeof(in), "%u", in_node);
-	snprintf(ip, sizeof(ip), "%u", in_port);
-	items[0] = SPA_DICT_ITEM_INIT(PW_KEY_LINK_OUTPUT_NODE, on);
-	items[1] = SPA_DICT_ITEM_INIT(PW_KEY_LINK_OUTPUT_PORT, op);
-	items[2] = SPA_DICT_ITEM_INIT(PW_KEY_LINK_INPUT_NODE, in);
-	items[3] = SPA_DICT_ITEM_INIT(PW_KEY_LINK_INPUT_PORT, ip);
-	/* ours: gone with us */
-	items[4] = SPA_DICT_ITEM_INIT(PW_KEY_OBJECT_LINGER, "false");
-	dict = SPA_DICT_INIT(items, 5);
-	p = pw_core_create_object(b->core, "link-factory", PW_TYPE_INTERFACE_Link, PW_VERSION_LINK,
-				  &dict, 0);
-	if (!p) {
-		atomic_fetch_add(&b->links_failed, 1);
-		return;
-	}
-	pw_proxy_add_listener(p, &b->link_listeners[b->n_links], &link_events, b);
-	b->links[b->n_links++] = p;
+	return want;
 }
 
 /* Our ports to the target's, as a player (a recorder) would. 0, or -ENOENT. */
@@ -871,66 +317,50 @@ static int
 link_ports(struct pwb *b, const struct al_config *cfg, const struct pw_obj_node *play,
 	   const struct pw_obj_node *rec)
 {
-	const struct pw_obj_port *ours, *theirs;
-	int i, want = 0;
+	int want = link_direction(b, play, b->n_out, true) + link_direction(b, rec, b->n_in, false);
 
-	for (i = 0; play && i < b->n_out; i++) {
-		ours = node_port(b, b->self_id, true, i);
-		theirs = node_port(b, play->id, false, i);
-		if (ours && theirs) {
-			make_link(b, b->self_id, ours->id, play->id, theirs->id);
-			want++;
-		}
-	}
-	for (i = 0; rec && i < b->n_in; i++) {
-		ours = node_port(b, b->self_id, false, i);
-		theirs = node_port(b, rec->id, true, i);
-		if (ours && theirs) {
-			make_link(b, rec->id, theirs->id, b->self_id, ours->id);
-			want++;
-		}
-	}
 	(void)cfg;
 	if (!want)
 		return -ENOENT;
-	roundtrip(b);
-	wait_for(b, NULL, &b->links_bound, want - atomic_load(&b->links_failed));
+	pwg_sync(&b->g);
+	pwg_wait(&b->g, NULL, &b->g.links_bound, want - atomic_load(&b->g.links_failed));
+	return 0;
+}
+
+/* PWB_PORTS_MAX mono float ports of one direction, "out_N" or "in_N": 0 or -errno. */
+static int
+add_direction(struct pwb *b, enum pw_direction dir, struct pwb_port **ports, int *n)
+{
+	const char *prefix = dir == PW_DIRECTION_OUTPUT ? "out" : "in";
+	char name[16];
+	int i;
+
+	for (i = 0; i < PWB_PORTS_MAX; i++) {
+		snprintf(name, sizeof(name), "%s_%d", prefix, i + 1);
+		ports[i] = pw_filter_add_port(b->filter, dir, PW_FILTER_PORT_FLAG_MAP_BUFFERS,
+					      sizeof(struct pwb_port),
+					      pw_properties_new(PW_KEY_FORMAT_DSP,
+								"32 bit float mono audio",
+								PW_KEY_PORT_NAME, name, NULL),
+					      NULL, 0);
+		if (!ports[i])
+			return -errno;
+		ports[i]->index = i;
+		(*n)++;
+	}
 	return 0;
 }
 
 static int
 add_ports(struct pwb *b, const struct al_config *cfg)
 {
-	char name[16];
-	int i;
+	int rc = 0;
 
-	for (i = 0; i < PORTS_MAX && !cfg->capture; i++) {
-		snprintf(name, sizeof(name), "out_%d", i + 1);
-		b->out[i] = pw_filter_add_port(b->filter, PW_DIRECTION_OUTPUT,
-					       PW_FILTER_PORT_FLAG_MAP_BUFFERS, sizeof(struct pwb_port),
-					       pw_properties_new(PW_KEY_FORMAT_DSP,
-								 "32 bit float mono audio",
-								 PW_KEY_PORT_NAME, name, NULL),
-					       NULL, 0);
-		if (!b->out[i])
-			return -errno;
-		b->out[i]->index = i;
-		b->n_out++;
-	}
-	for (i = 0; i < PORTS_MAX && (cfg->capture || cfg->duplex); i++) {
-		snprintf(name, sizeof(name), "in_%d", i + 1);
-		b->in[i] = pw_filter_add_port(b->filter, PW_DIRECTION_INPUT,
-					      PW_FILTER_PORT_FLAG_MAP_BUFFERS, sizeof(struct pwb_port),
-					      pw_properties_new(PW_KEY_FORMAT_DSP,
-								"32 bit float mono audio",
-								PW_KEY_PORT_NAME, name, NULL),
-					      NULL, 0);
-		if (!b->in[i])
-			return -errno;
-		b->in[i]->index = i;
-		b->n_in++;
-	}
-	return 0;
+	if (!cfg->capture)
+		rc = add_direction(b, PW_DIRECTION_OUTPUT, b->out, &b->n_out);
+	if (!rc && (cfg->capture || cfg->duplex))
+		rc = add_direction(b, PW_DIRECTION_INPUT, b->in, &b->n_in);
+	return rc;
 }
 
 static bool
@@ -941,9 +371,45 @@ own_ports_known(struct pwb *b)
 	b->self_id = pw_filter_get_node_id(b->filter);
 	if (b->self_id == SPA_ID_INVALID)
 		return false;
-	for (i = 0; i < b->n_ports; i++)
-		n += b->ports[i].node_id == b->self_id;
+	for (i = 0; i < b->g.n_ports; i++)
+		n += b->g.ports[i].node_id == b->self_id;
 	return n >= b->n_out + b->n_in;
+}
+
+/* Our node: its properties (-D's target, PIPEWIRE_LATENCY), its events. 0 or -errno. */
+static int
+make_filter(struct pwb *b, const char *name, const char *category)
+{
+	char latency[32];
+	int rc;
+
+	b->filter = pw_filter_new(b->g.core, name,
+				  pw_properties_new(PW_KEY_MEDIA_TYPE, "Audio",
+						    PW_KEY_MEDIA_CATEGORY, category,
+						    PW_KEY_MEDIA_ROLE, "DSP",
+						    PW_KEY_NODE_NAME, name,
+						    /* we link ourselves; scheduled even unlinked */
+						    PW_KEY_NODE_AUTOCONNECT, "false",
+						    PW_KEY_NODE_ALWAYS_PROCESS, "true",
+						    NULL));
+	if (!b->filter) {
+		rc = -errno;
+		snprintf(b->g.error, sizeof(b->g.error), "PipeWire: no filter: %s", strerror(-rc));
+		return rc ? rc : -EIO;
+	}
+	if (b->target[0])
+		pw_filter_update_properties(b->filter, NULL,
+					    &SPA_DICT_INIT(&SPA_DICT_ITEM_INIT(PW_KEY_TARGET_OBJECT,
+									       b->target), 1));
+	/* PIPEWIRE_LATENCY, as any client honours it: otherwise the graph's quantum */
+	if (getenv("PIPEWIRE_LATENCY") && *getenv("PIPEWIRE_LATENCY")) {
+		snprintf(latency, sizeof(latency), "%s", getenv("PIPEWIRE_LATENCY"));
+		pw_filter_update_properties(b->filter, NULL,
+					    &SPA_DICT_INIT(&SPA_DICT_ITEM_INIT(PW_KEY_NODE_LATENCY,
+									       latency), 1));
+	}
+	pw_filter_add_listener(b->filter, &b->filter_listener, &filter_events, b);
+	return 0;
 }
 
 static void
@@ -958,7 +424,7 @@ pw_open(void *priv, struct al_config *cfg)
 	struct pwb *b = priv;
 	struct pw_obj_node *play = NULL, *rec = NULL;
 	const char *category = cfg->duplex ? "Duplex" : cfg->capture ? "Capture" : "Playback";
-	char name[64], latency[32];
+	char name[64];
 	int rc, i;
 
 	b->want_priority = cfg->priority;
@@ -971,87 +437,64 @@ pw_open(void *priv, struct al_config *cfg)
 	if (rc)
 		return rc;
 	if (b->need_blame && !b->blame.bound) {
-		snprintf(b->error, sizeof(b->error), "PipeWire: --blame: %.160s",
+		snprintf(b->g.error, sizeof(b->g.error), "PipeWire: --blame: %.160s",
 			 b->blame.note[0] ? b->blame.note
 					  : "the server has no profiler (libpipewire-module-profiler)");
-		pw_thread_loop_unlock(b->loop);
+		pw_thread_loop_unlock(b->g.loop);
 		disconnect(b);
 		return -ENOTSUP;
 	}
 	/* the target: -D, else the default sink (source); a recorder of a sink takes its monitor */
 	if (!cfg->capture)
-		play = target_node(b, cfg->device, false);
+		play = pwg_target(&b->g, cfg->device, false);
 	if (cfg->capture || cfg->duplex)
-		rec = target_node(b, cfg->device, true);
+		rec = pwg_target(&b->g, cfg->device, true);
 	if (cfg->device[0] && !play && !rec) {
-		snprintf(b->error, sizeof(b->error), "PipeWire: no node '%.64s'", cfg->device);
-		pw_thread_loop_unlock(b->loop);
+		snprintf(b->g.error, sizeof(b->g.error), "PipeWire: no node '%.64s'", cfg->device);
+		pw_thread_loop_unlock(b->g.loop);
 		disconnect(b);
 		return -ENODEV;
 	}
 	snprintf(b->target, sizeof(b->target), "%s", play ? play->name : rec ? rec->name : "");
 
 	snprintf(name, sizeof(name), "audiolat-%d", (int)getpid());
-	b->filter = pw_filter_new(b->core, name,
-				  pw_properties_new(PW_KEY_MEDIA_TYPE, "Audio",
-						    PW_KEY_MEDIA_CATEGORY, category,
-						    PW_KEY_MEDIA_ROLE, "DSP",
-						    PW_KEY_NODE_NAME, name,
-						    /* we link ourselves; scheduled even unlinked */
-						    PW_KEY_NODE_AUTOCONNECT, "false",
-						    PW_KEY_NODE_ALWAYS_PROCESS, "true",
-						    NULL));
-	if (!b->filter) {
-		rc = -errno;
-		snprintf(b->error, sizeof(b->error), "PipeWire: no filter: %s", strerror(-rc));
+	rc = make_filter(b, name, category);
+	if (rc)
 		goto fail;
-	}
-	if (b->target[0])
-		pw_filter_update_properties(b->filter, NULL,
-					    &SPA_DICT_INIT(&SPA_DICT_ITEM_INIT(PW_KEY_TARGET_OBJECT,
-									       b->target), 1));
-	/* PIPEWIRE_LATENCY, as any client honours it: otherwise the graph's quantum */
-	if (getenv("PIPEWIRE_LATENCY") && *getenv("PIPEWIRE_LATENCY")) {
-		snprintf(latency, sizeof(latency), "%s", getenv("PIPEWIRE_LATENCY"));
-		pw_filter_update_properties(b->filter, NULL,
-					    &SPA_DICT_INIT(&SPA_DICT_ITEM_INIT(PW_KEY_NODE_LATENCY,
-									       latency), 1));
-	}
-	pw_filter_add_listener(b->filter, &b->filter_listener, &filter_events, b);
 	b->phase_inc = 2 * (float)M_PI * (float)cfg->tone_hz / 48000.0f;
 	rc = add_ports(b, cfg);
 	if (rc || pw_filter_connect(b->filter, PW_FILTER_FLAG_RT_PROCESS, NULL, 0) < 0) {
-		snprintf(b->error, sizeof(b->error), "PipeWire: cannot add ports or connect the filter");
+		snprintf(b->g.error, sizeof(b->g.error), "PipeWire: cannot add ports or connect the filter");
 		rc = rc ? rc : -EIO;
 		goto fail;
 	}
 	/* our node and its ports in the registry */
-	for (i = 0; i < 50 && !own_ports_known(b) && !atomic_load(&b->dead); i++)
-		roundtrip(b);
+	for (i = 0; i < 50 && !own_ports_known(b) && !atomic_load(&b->g.dead); i++)
+		pwg_sync(&b->g);
 	if (!own_ports_known(b)) {
-		snprintf(b->error, sizeof(b->error), "PipeWire: our node's ports did not appear");
+		snprintf(b->g.error, sizeof(b->g.error), "PipeWire: our node's ports did not appear");
 		rc = -EIO;
 		goto fail;
 	}
 	if ((play || rec) && link_ports(b, cfg, play, rec))
-		snprintf(b->error, sizeof(b->error), "PipeWire: node '%.64s' has no ports to link to",
+		snprintf(b->g.error, sizeof(b->g.error), "PipeWire: node '%.64s' has no ports to link to",
 			 b->target);
-	if (atomic_load(&b->links_failed))
-		snprintf(b->error, sizeof(b->error), "PipeWire: %d of our links to '%.64s' failed",
-			 atomic_load(&b->links_failed), b->target);
+	if (atomic_load(&b->g.links_failed))
+		snprintf(b->g.error, sizeof(b->g.error), "PipeWire: %d of our links to '%.64s' failed",
+			 atomic_load(&b->g.links_failed), b->target);
 	/* a few cycles: the graph's quantum and rate, the data thread adjusted */
-	if (!wait_for(b, NULL, &b->preroll, PREROLL_CYCLES)) {
-		snprintf(b->error, sizeof(b->error), "PipeWire: our node was not scheduled in %d s "
-			 "(no driver?)", WAIT_S);
-		rc = atomic_load(&b->dead) ? -ECONNRESET : -ETIMEDOUT;
+	if (!pwg_wait(&b->g, NULL, &b->preroll, PREROLL_CYCLES)) {
+		snprintf(b->g.error, sizeof(b->g.error), "PipeWire: our node was not scheduled in %d s "
+			 "(no driver?)", PWG_WAIT_S);
+		rc = atomic_load(&b->g.dead) ? -ECONNRESET : -ETIMEDOUT;
 		goto fail;
 	}
-	pw_thread_loop_unlock(b->loop);
+	pw_thread_loop_unlock(b->g.loop);
 
 	b->period_frames = atomic_load(&b->preroll_frames);
 	b->rate_hz = atomic_load(&b->preroll_rate);
 	if (b->rate_hz <= 0 || b->period_frames <= 0) {
-		snprintf(b->error, sizeof(b->error), "PipeWire: the driver's clock gives rate %lld, "
+		snprintf(b->g.error, sizeof(b->g.error), "PipeWire: the driver's clock gives rate %lld, "
 			 "quantum %lld", (long long)b->rate_hz, (long long)b->period_frames);
 		disconnect(b);
 		return -EIO;
@@ -1066,14 +509,14 @@ pw_open(void *priv, struct al_config *cfg)
 	snprintf(cfg->format, sizeof(cfg->format), "FLOAT");
 	snprintf(cfg->device, sizeof(cfg->device), "%s", b->target);
 	snprintf(b->detail, sizeof(b->detail), "PipeWire %.16s (library %.16s): node %.24s (id %u), "
-		 "%s, %lld Hz, quantum %lld, linked to '%.48s'", b->server_version,
+		 "%s, %lld Hz, quantum %lld, linked to '%.48s'", b->g.server_version,
 		 pw_get_library_version(), name, b->self_id,
 		 cfg->duplex ? "duplex" : cfg->capture ? "capture" : "playback",
 		 (long long)b->rate_hz, (long long)b->period_frames,
 		 b->target[0] ? b->target : "nothing");
 	return 0;
 fail:
-	pw_thread_loop_unlock(b->loop);
+	pw_thread_loop_unlock(b->g.loop);
 	disconnect(b);
 	return rc;
 }
@@ -1083,14 +526,14 @@ pw_start_cb(void *priv, const struct al_period_hooks *h, int64_t *start_ns)
 {
 	struct pwb *b = priv;
 
-	if (atomic_load(&b->dead))
+	if (atomic_load(&b->g.dead))
 		return -ECONNRESET;
 	b->h = h;
 	al_grid_start(&b->grid, b->rate_hz);
 	*start_ns = al_clock_now_ns();
-	pw_thread_loop_lock(b->loop);
+	pw_thread_loop_lock(b->g.loop);
 	pwb_blame_window(&b->blame, b->self_id, *start_ns, 0);
-	pw_thread_loop_unlock(b->loop);
+	pw_thread_loop_unlock(b->g.loop);
 	atomic_store_explicit(&b->armed, 1, memory_order_release);
 	return 0;
 }
@@ -1102,29 +545,29 @@ pw_stop(void *priv)
 	int64_t end_ns = al_clock_now_ns();
 
 	atomic_store(&b->armed, 0);
-	if (!b->loop)
+	if (!b->g.loop)
 		return 0;
-	pw_thread_loop_lock(b->loop);
+	pw_thread_loop_lock(b->g.loop);
 	if (b->blame.graph) {
 		struct timespec until;
 
 		pwb_blame_window(&b->blame, b->self_id, b->blame.graph->t0_ns, end_ns);
 		/* the profiler sends what it gathered at least once a second: the last batch */
-		pw_thread_loop_get_time(b->loop, &until, BLAME_TAIL_NS);
-		while (b->blame.bound && !atomic_load(&b->dead) && b->blame.last_point_ns < end_ns) {
+		pw_thread_loop_get_time(b->g.loop, &until, BLAME_TAIL_NS);
+		while (b->blame.bound && !atomic_load(&b->g.dead) && b->blame.last_point_ns < end_ns) {
 			struct timespec now;
 
 			clock_gettime(CLOCK_MONOTONIC, &now);
 			if (now.tv_sec > until.tv_sec ||
 			    (now.tv_sec == until.tv_sec && now.tv_nsec >= until.tv_nsec))
 				break;
-			pw_thread_loop_get_time(b->loop, &now, 20 * SPA_NSEC_PER_MSEC);
-			pw_thread_loop_timed_wait_full(b->loop, &now);
+			pw_thread_loop_get_time(b->g.loop, &now, 20 * SPA_NSEC_PER_MSEC);
+			pw_thread_loop_timed_wait_full(b->g.loop, &now);
 		}
 	}
-	if (b->filter && !atomic_load(&b->dead))
+	if (b->filter && !atomic_load(&b->g.dead))
 		pw_filter_set_active(b->filter, false);
-	pw_thread_loop_unlock(b->loop);
+	pw_thread_loop_unlock(b->g.loop);
 	return 0;
 }
 
@@ -1142,7 +585,7 @@ pw_info(void *priv, struct al_backend_info *out)
 	size_t len;
 
 	snprintf(out->detail, sizeof(out->detail), "%s", b->detail);
-	snprintf(out->error, sizeof(out->error), "%s", b->error);
+	snprintf(out->error, sizeof(out->error), "%s", b->g.error);
 	snprintf(out->clock, sizeof(out->clock), "clock.nsec on %s%s",
 		 b->base == AL_STAMP_REALTIME ? "CLOCK_REALTIME, mapped onto CLOCK_MONOTONIC"
 		 : b->base == AL_STAMP_MONOTONIC ? "CLOCK_MONOTONIC" : "no clock of ours",
@@ -1201,9 +644,9 @@ pw_graph(void *priv, struct al_graph *g, int64_t start_mono_ns)
 					    "is not loaded)");
 		return -ENODATA;
 	}
-	pw_thread_loop_lock(b->loop);
+	pw_thread_loop_lock(b->g.loop);
 	*g = *b->blame.graph;
-	pw_thread_loop_unlock(b->loop);
+	pw_thread_loop_unlock(b->g.loop);
 	al_graph_finish(g, start_mono_ns);
 	if (b->blame.bad_points)
 		snprintf(g->note, sizeof(g->note), "%llu profiler points would not parse",
@@ -1211,46 +654,6 @@ pw_graph(void *priv, struct al_graph *g, int64_t start_mono_ns)
 	return 0;
 }
 
-/* --- audiolat devices ----------------------------------------------------- */
-
-static int
-pw_list(al_device_emit_fn emit, void *ud)
-{
-	struct pwb *b = calloc(1, sizeof(*b));
-	char desc[160], detail[96];
-	int rc, i;
-
-	if (!b)
-		return -ENOMEM;
-	rc = connect_server(b);
-	if (rc) {
-		free(b);
-		return rc == -ENOMEM ? rc : -ENODEV; /* nothing reachable */
-	}
-	snprintf(desc, sizeof(desc), "PipeWire %s (library %s)", b->server_version,
-		 pw_get_library_version());
-	emit(ud, &(struct al_device){ .kind = "pipewire-server", .name = b->server_name,
-				      .description = desc, .detail = "running" });
-	for (i = 0; i < b->n_nodes; i++) {
-		const struct pw_obj_node *n = &b->nodes[i];
-		bool audio = !strncmp(n->media_class, "Audio/", 6);
-
-		if (!audio && !n->driver)
-			continue;
-		snprintf(detail, sizeof(detail), "%s%s%s%s", audio ? n->media_class : "driver",
-			 audio && n->driver ? ",driver" : "",
-			 !strcmp(n->name, b->default_sink) ? ",default-sink" : "",
-			 !strcmp(n->name, b->default_source) ? ",default-source" : "");
-		snprintf(desc, sizeof(desc), "%s (id %u)", n->desc[0] ? n->desc : n->name, n->id);
-		emit(ud, &(struct al_device){ .kind = audio ? "pipewire-node" : "pipewire-driver",
-					      .name = n->name, .description = desc,
-					      .detail = detail });
-	}
-	pw_thread_loop_unlock(b->loop);
-	disconnect(b);
-	free(b);
-	return 0;
-}
 
 const char *
 al_pipewire_lib_version(void)
@@ -1264,7 +667,9 @@ const struct al_backend_ops al_backend_pipewire = {
 		   "made each cycle late (--blame)",
 	.caps = AL_CAP_CAPTURE | AL_CAP_DUPLEX | AL_CAP_TONE | AL_CAP_NEAREST | AL_CAP_DEVICE |
 		AL_CAP_CALLBACK | AL_CAP_BLAME,
+	.duplex = &al_duplex_pipewire,
 	.server_env = "PIPEWIRE_REMOTE",
+	.server_name = "PipeWire",
 	.priv_size = sizeof(struct pwb),
 	.probe = pw_probe,
 	.open = pw_open,
@@ -1272,6 +677,6 @@ const struct al_backend_ops al_backend_pipewire = {
 	.stop = pw_stop,
 	.close = pw_close,
 	.info = pw_info,
-	.list = pw_list,
+	.list = pwg_list,
 	.graph = pw_graph,
 };

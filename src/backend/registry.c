@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "backend.h"
+#include "duplex.h"
 #include "sim.h"
 
 #ifdef HAVE_ALSA
@@ -109,4 +112,73 @@ al_backend_refuses(const struct al_backend_ops *ops, const struct al_config *cfg
 		if (opts[i].asked && !al_backend_can(ops, opts[i].cap))
 			return opts[i].opt;
 	return NULL;
+}
+
+int
+al_backend_check_config(const struct al_backend_ops *ops, const struct al_config *c, char *err,
+			size_t err_size)
+{
+	const char *opt = al_backend_refuses(ops, c);
+
+	err[0] = '\0';
+	if (opt)
+		snprintf(err, err_size, "%s: not with the %s backend", opt, c->backend);
+	else if (c->capture && c->duplex)
+		snprintf(err, err_size, "--capture: not with --duplex");
+	else if (c->capture && c->tone_hz)
+		snprintf(err, err_size, "--tone: not with --capture (nothing is played)");
+	else if (c->blame > 0 && !al_backend_can(ops, AL_CAP_BLAME))
+		snprintf(err, err_size, "--blame: not with the %s backend", c->backend);
+	/* a callback backend's rate is its server's: checked when it is known */
+	else if (c->tone_hz && c->tone_hz * 2 >= c->rate_hz && !al_backend_can(ops, AL_CAP_CALLBACK))
+		snprintf(err, err_size, "--tone: %d Hz is not below half the rate (%lld Hz)",
+			 c->tone_hz, (long long)c->rate_hz);
+	else
+		return 0;
+	return -EINVAL;
+}
+
+/* The backends with a duplex stream, every cap of with and none of without: "jack or pipewire". */
+static const char *
+duplex_names(unsigned with, unsigned without, char *buf, size_t size)
+{
+	size_t i, len = 0, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; al_backends[i]; i++)
+		if (al_backends[i]->duplex && al_backend_can(al_backends[i], with) &&
+		    !(al_backends[i]->caps & without) && len + 1 < size)
+			len += (size_t)snprintf(buf + len, size - len, "%s%s", n++ ? " or " : "",
+						al_backends[i]->name);
+	return n ? buf : "a backend with a duplex stream";
+}
+
+int
+al_backend_check_duplex(const char *name, const struct al_duplex_config *cfg,
+			const char *fixed_opt, const struct al_backend_ops **out, char *err,
+			size_t err_size)
+{
+	const struct al_backend_ops *be = al_backend_find(name);
+	bool server = be && al_backend_can(be, AL_CAP_CALLBACK);
+	char names[128];
+
+	*out = be;
+	if (!be || (!be->unavailable && !be->duplex))
+		snprintf(err, err_size, "-b/--backend: '%s' is not %s", name,
+			 duplex_names(0, 0, names, sizeof(names)));
+	else if (server && fixed_opt)
+		snprintf(err, err_size, "%s: only with -b %s (JACK and PipeWire run at the "
+			 "server's rate and period)", fixed_opt,
+			 duplex_names(0, AL_CAP_CALLBACK, names, sizeof(names)));
+	else if (server && cfg->self_loop && (cfg->in_port || cfg->out_port))
+		snprintf(err, err_size,
+			 "--self-loop: not with --in/--out (the loop is inside the client)");
+	else if (!server && (cfg->self_loop || cfg->in_port || cfg->out_port))
+		snprintf(err, err_size, "%s: only with -b %s%s",
+			 cfg->self_loop ? "--self-loop" : cfg->in_port ? "--in" : "--out",
+			 duplex_names(AL_CAP_CALLBACK, 0, names, sizeof(names)),
+			 cfg->self_loop ? "" : " (use -D and -C)");
+	else
+		return 0;
+	return -EINVAL;
 }

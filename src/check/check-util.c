@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/sysinfo.h"
+#include "core/text.h"
 #include "check-private.h"
 
 #define LINE_MAX_BYTES 32768
@@ -239,15 +240,6 @@ al__check_has_cap(const struct check_ctx *c, int cap)
 	return c->id.known && c->id.uid == 0;
 }
 
-/* Keep messages one line of printable ASCII (JSON needs valid UTF-8). */
-static void
-sanitize(char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e)
-			*s = '?';
-}
-
 void
 al__check_set(struct al_syscheck *r, const char *status, const char *fix, const char *fmt, ...)
 {
@@ -262,9 +254,10 @@ al__check_set(struct al_syscheck *r, const char *status, const char *fix, const 
 		r->message[0] = '\0';
 	else if ((size_t)n >= sizeof(r->message))
 		memcpy(r->message + sizeof(r->message) - 4, "...", 4);
-	sanitize(r->message);
+	/* one line of printable ASCII (JSON needs valid UTF-8) */
+	al_text_ascii_safe(r->message, r->message, sizeof(r->message));
 	snprintf(r->fix, sizeof(r->fix), "%s", fix ? fix : "");
-	sanitize(r->fix);
+	al_text_ascii_safe(r->fix, r->fix, sizeof(r->fix));
 }
 
 /* "0-3,8,10-11" from a sorted list; ends in "..." when it does not fit. */

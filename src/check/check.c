@@ -69,17 +69,35 @@ read_uname(struct check_ctx *c)
 		snprintf(c->version, sizeof(c->version), "%s", u.version);
 }
 
+/* 0 when root is a directory (stat() can reach), else -errno or -ENOTDIR. */
+static int
+root_dir(const char *root)
+{
+	struct stat st;
+
+	if (stat(root, &st))
+		return -errno;
+	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}
+
+int
+al_check_root(const char *root, char *err, size_t err_size)
+{
+	if (!root_dir(root))
+		return 0;
+	snprintf(err, err_size, "--root: '%s' is not a directory", root);
+	return -EINVAL;
+}
+
 static int
 ctx_init(struct check_ctx *c, const struct al_check_opts *o)
 {
 	const char *root = (o && o->root && *o->root) ? o->root : "/";
 	char *real;
-	struct stat st;
+	int rc = root_dir(root);
 
-	if (stat(root, &st))
-		return -errno;
-	if (!S_ISDIR(st.st_mode))
-		return -ENOTDIR;
+	if (rc)
+		return rc;
 	real = realpath(root, NULL);
 	if (!real)
 		return -errno;
@@ -129,22 +147,4 @@ al_check_run(const struct al_check_opts *o, struct al_syscheck *out, size_t cap)
 	}
 	free(c);
 	return (int)ARRAY_SIZE(checks);
-}
-
-void
-al_check_tally(const struct al_syscheck *c, int n, struct al_check_tally *t)
-{
-	int i;
-
-	memset(t, 0, sizeof(*t));
-	for (i = 0; i < n; i++) {
-		if (!strcmp(c[i].status, "ok"))
-			t->ok++;
-		else if (!strcmp(c[i].status, "warn"))
-			t->warn++;
-		else if (!strcmp(c[i].status, "fail"))
-			t->fail++;
-		else
-			t->skip++;
-	}
 }

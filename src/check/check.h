@@ -28,14 +28,6 @@ struct al_check_opts {
 	int (*try_fifo)(int prio);
 };
 
-/* How many of each status a set of checks holds. */
-struct al_check_tally {
-	int ok;
-	int warn;
-	int fail;
-	int skip;
-};
-
 /*
  * Run every check and write one result per check, in a fixed order, to
  * out[0..cap). AL_SYSCHECKS_MAX is always enough. Returns the number of
@@ -44,7 +36,12 @@ struct al_check_tally {
  */
 int al_check_run(const struct al_check_opts *o, struct al_syscheck *out, size_t cap);
 
-/* Count the statuses of c[0..n); unknown statuses count as skip. */
-void al_check_tally(const struct al_syscheck *c, int n, struct al_check_tally *t);
+/*
+ * Can root be checked (a directory, a name stat() accepts)? 0, or -EINVAL
+ * with one line in err ("--root: 'x' is not a directory").
+ */
+int al_check_root(const char *root, char *err, size_t err_size);
+
+/* al_check_tally() counts the statuses of the results (core/result.h). */
 
 #endif

@@ -11,35 +11,27 @@
 #include "store/store.h"
 #include "common-opts.h"
 
-/* getopt_long's value for --db PATH in the database subcommands' tables: CLI_OPT_DB */
-/* cli_store_opt(): the option was handled, parse on */
-#define CLI_OPT_NEXT (-1)
-
-/*
- * The default branch of a database subcommand's getopt_long switch: --db
- * PATH (into *db_opt; '' is a usage error), -h (help on stdout), a missing
- * value and an unknown option (one line). Returns CLI_OPT_NEXT, or the
- * exit code to return now (AL_EXIT_OK after the help, AL_EXIT_USAGE).
- */
-int cli_store_opt(const char *cmd, int opt, const char *help, char **argv, const char **db_opt);
-
 enum cli_store_mode {
 	CLI_STORE_READ,   /* never create; a missing default database is no database */
 	CLI_STORE_WRITE,  /* create it (and the directories of the default path) */
 };
 
 /*
- * Open the database of --db db_opt (NULL: the default path) for cmd; the
- * path used goes to path. Returns AL_EXIT_OK with *out set, AL_EXIT_OK
- * with *out NULL (CLI_STORE_READ and no database at the default path
- * yet), or AL_EXIT_RUNTIME after one line on stderr
- * ("audiolat CMD: PATH: what went wrong").
+ * Open the database of --db db_opt (al_store_open_choice(): NULL is
+ * $AUDIOLAT_DB or the default path) for cmd; the path used goes to path.
+ * Returns AL_EXIT_OK with *out set, AL_EXIT_OK with *out NULL
+ * (CLI_STORE_READ and no database at the default path yet), or the exit
+ * status after one line on stderr (cli_store_failed()).
  */
-/* --db, else $AUDIOLAT_DB (a path or a postgresql:// URL), else NULL: the default path */
-const char *cli_store_choice(const char *db_opt);
-
 int cli_store_open(const char *cmd, const char *db_opt, enum cli_store_mode mode,
 		   struct al_store **out, char *path, size_t path_size);
+
+/*
+ * A store call that failed (rc, and its struct al_load_fail's name, why
+ * and server): "audiolat CMD: NAME: WHY", exit 1; a server's through
+ * cli_fault() (unreachable, refused: 4). Returns the exit status.
+ */
+int cli_store_failed(const char *cmd, int rc, const char *name, const char *why, bool server);
 
 /*
  * Save the JSON document a command just wrote (audiolat run; a MIDI
@@ -65,12 +57,5 @@ int cli_store_save_result(const char *db_opt, const char *text, bool quiet);
  */
 int cli_store_fetch_arg(const char *cmd, const char *db_opt, int argc, char **argv, int first,
 			char **text, struct al_store **db, int64_t *id, char *path, size_t size);
-
-/*
- * Every run (audiolat.run/2 and /1) in the database of db_opt, oldest
- * first, parsed: *docs (n of them; json_decref each, free the array).
- * AL_EXIT_OK, or the exit code after one line.
- */
-int cli_store_load_runs(const char *cmd, const char *db_opt, json_t ***docs, size_t *n);
 
 #endif

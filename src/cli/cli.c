@@ -32,17 +32,13 @@ cli_catch_stop_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-int
-cli_error(int code, const char *fmt, ...)
+/* One line on stderr: "audiolat[ CMD]: KIND<message>" */
+static void
+say(const char *cmd, const char *kind, const char *fmt, va_list ap)
 {
-	va_list ap;
-
-	fprintf(stderr, "%s: ", cli_progname);
-	va_start(ap, fmt);
+	fprintf(stderr, "%s%s%s: %s", cli_progname, cmd ? " " : "", cmd ? cmd : "", kind);
 	vfprintf(stderr, fmt, ap);
-	va_end(ap);
 	fputc('\n', stderr);
-	return code;
 }
 
 int
@@ -50,11 +46,9 @@ cli_cmd_error(int code, const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s %s: ", cli_progname, cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(cmd, "", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return code;
 }
 
@@ -63,11 +57,9 @@ cli_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: warning: ", cli_progname);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(NULL, "warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 int
@@ -75,43 +67,12 @@ cli_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (cmd)
-		fprintf(stderr, "%s %s: ", cli_progname, cmd);
-	else
-		fprintf(stderr, "%s: ", cli_progname);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(cmd, "", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	if (cmd)
 		fprintf(stderr, "Try '%s %s --help'.\n", cli_progname, cmd);
 	return AL_EXIT_USAGE;
-}
-
-int
-cli_opt_long(const char *opt, const char *arg, long min, long max, long *out)
-{
-	int rc = al_parse_long(arg, min, max, out);
-
-	if (rc == -EINVAL)
-		return cli_error(AL_EXIT_USAGE, "%s: '%s' is not a whole number", opt, arg);
-	if (rc)
-		return cli_error(AL_EXIT_USAGE, "%s: '%s' is not in %ld..%ld", opt, arg, min, max);
-	return 0;
-}
-
-int
-cli_opt_duration(const char *opt, const char *arg, int64_t default_unit_ns, int64_t *out_ns)
-{
-	int rc = al_parse_duration_ns(arg, default_unit_ns, out_ns);
-
-	if (rc == -ERANGE)
-		return cli_error(AL_EXIT_USAGE, "%s: '%s' is too large", opt, arg);
-	if (rc)
-		return cli_error(AL_EXIT_USAGE,
-				 "%s: '%s' is not a duration (a number with ns, us, ms, s, m or h)",
-				 opt, arg);
-	return 0;
 }
 
 bool

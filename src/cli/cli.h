@@ -23,21 +23,11 @@ struct al_command {
 
 extern const struct al_command al_commands[];
 
-/* "audiolat: <message>" on stderr; returns code (for `return cli_error(...)`). */
-int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* "audiolat CMD: <message>" on stderr; returns code. */
+/* "audiolat CMD: <message>" ("audiolat: " when cmd is NULL) on stderr; returns code. */
 int cli_cmd_error(int code, const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* "audiolat: warning: <message>" on stderr unless quiet. */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/*
- * Option value helpers: parse or print one line naming the option
- * ("audiolat: -P/--period: '0' is not in 1..1048576") and return
- * AL_EXIT_USAGE. Return 0 on success.
- */
-int cli_opt_long(const char *opt, const char *arg, long min, long max, long *out);
-int cli_opt_duration(const char *opt, const char *arg, int64_t default_unit_ns, int64_t *out_ns);
 
 /*
  * The one errno -> exit status table of every subcommand (audiolat(1)):
@@ -60,6 +50,25 @@ int cli_exit_of(int err);
 struct al_backend_ops;
 int cli_fault(const char *cmd, int err, const char *what, const char *why,
 	      const struct al_backend_ops *b);
+
+/*
+ * A refusal to start (a spec, an option or the device): a usage error
+ * (exit 2, "audiolat CMD: WHAT: WHY" and "Try 'audiolat CMD --help'.")
+ * when cli_exit_of(err) says so, else cli_fault()'s line and devices.
+ * Returns the exit status.
+ */
+int cli_fault_or_usage(const char *cmd, int err, const char *what, const char *why,
+		       const struct al_backend_ops *b);
+
+/*
+ * A failure whose library line says it all ("--baseline 'x': no kernel
+ * of that name among the runs", "backend alsa: built without libasound"):
+ * "audiolat CMD: WHAT: WHY" (WHAT may be "" or NULL; WHY strerror when the
+ * library said nothing: "" or NULL), no kind; a usage error then says
+ * "Try 'audiolat CMD --help'." when try_help. Exit by cli_exit_of(), which
+ * it returns.
+ */
+int cli_fail(const char *cmd, int err, const char *what, const char *why, bool try_help);
 
 /* Usage error for an unknown option or missing argument (from getopt). */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

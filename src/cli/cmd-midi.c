@@ -6,88 +6,246 @@
  * thru client (for loops and benchmarks).
  */
 #include <errno.h>
-#include <getopt.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "core/clock.h"
 #include "core/units.h"
 #include "core/url.h"
+#include "doc/doc.h"
+#include "midi/measure.h"
+#include "report/midi.h"
+#include "report/status.h"
 #include "cli.h"
+#include "doc-io.h"
 #include "commands.h"
 #include "common-opts.h"
-#include "midi-live.h"
-#include "midi-out.h"
 
-#define SMF_MAX_BYTES (64 * 1024 * 1024)
+#define STATUS_NS (200 * AL_NS_PER_MS)
 
-enum sub { SUB_ANALYZE = 1, SUB_SEND = 2, SUB_RECORD = 4, SUB_LOOP = 8, SUB_THRU = 16 };
+/* What the command line asks: the measurement's configuration, and how to report it. */
+struct midi_opts {
+	struct al_midi_config cfg;
+	const char *sub;            /* analyze, send, record, loop, thru */
+	struct al_load_opts load_opts;
+	const char *json_path;
+	const char *db_path;
+	bool no_db;
+	bool quiet;
+	bool no_histogram;
+	bool help;
+	bool opened;                /* the port opened (a status line may need clearing) */
+};
 
-/* the shared options keep their ids (common-opts.h: CLI_OPT_*) */
+enum sub { SUB_ANALYZE, SUB_SEND, SUB_RECORD, SUB_LOOP, SUB_THRU, N_SUBS };
+
+/* the options the setter sees (the others are stored by the table) */
 enum {
 	OPT_API = 256,
-	OPT_PORT,
-	OPT_OUT,
-	OPT_IN,
-	OPT_SERVER,
 	OPT_RATE,
 	OPT_CHANNEL,
 	OPT_EVENTS,
 	OPT_INTERVAL,
-	OPT_MAX_JITTER,
-	OPT_MAX_LATENCY,
-	OPT_TIMEOUT,
-	OPT_GAP,
-	OPT_NO_HISTOGRAM,
-	OPT_LOAD_BASE = 512, /* + index into al_load_optdefs */
+	OPT_LOAD_OPT, /* one of al_load_optdefs, by its long name */
 };
 
-struct optdef {
-	struct option o;
-	unsigned subs;           /* where it is allowed */
-	const char *name;        /* for messages: "-d/--duration" */
+/* Each option once (its name, type, unit, where it goes); the subcommands word its help. */
+#define TO(f_) AL_OPT_TO(struct midi_opts, f_)
+#define O_API(h) { .id = OPT_API, .name = "api", .type = AL_OPT_SPEC, .arg = "API", .help = (h) }
+#define O_PORT(h) { .name = "port", .type = AL_OPT_SPEC, .arg = "P", .help = (h), TO(cfg.port) }
+#define O_OUT(h) { .name = "out", .type = AL_OPT_SPEC, .arg = "P", .help = (h), TO(cfg.out) }
+#define O_IN(h) { .name = "in", .type = AL_OPT_SPEC, .arg = "Q", .help = (h), TO(cfg.in) }
+#define O_SERVER { .name = "server", .type = AL_OPT_SPEC, .arg = "NAME", TO(cfg.server), \
+		   .help = "the JACK server (default $JACK_DEFAULT_SERVER)" }
+#define O_CHANNEL(h) { .id = OPT_CHANNEL, .name = "channel", .type = AL_OPT_INT, .arg = "N", \
+		       .min = 1, .max = 16, .help = (h) }
+#define O_EVENTS(h) { .id = OPT_EVENTS, .name = "events", .type = AL_OPT_SPEC, .arg = "SEL", \
+		      .help = (h) }
+#define O_INTERVAL(h) { .id = OPT_INTERVAL, .name = "interval", .type = AL_OPT_SPEC, \
+			.arg = "TIME|auto", .help = (h) }
+#define O_MS(name_, f_, h) { .name = (name_), .type = AL_OPT_TIME, .arg = "TIME", \
+			     .unit_ns = AL_NS_PER_MS, .help = (h), TO(f_) }
+#define O_NO_HIST(h) { .name = "no-histogram", .type = AL_OPT_FLAG, .help = (h), TO(no_histogram) }
+#define H_API "jack (default), rawmidi (hw:C,D), seq (client:port)"
+#define H_JITTER "exit 3 when max |delta - interval| exceeds TIME"
+
+static const struct al_optdef analyze_opts[] = {
+	AL_OPT_TEXT("usage: audiolat midi analyze FILE.mid [options]\n"
+		    "\n"
+		    "Read a Standard MIDI File (format 0, 1 or 2, plain or RIFF RMID) and report the\n"
+		    "delta times between its events: count, interval, min/mean/max/stddev/p99, the\n"
+		    "largest delta minus the interval (the jitter figure of the rawmidi framing\n"
+		    "patch), the largest |delta - interval|, a histogram, and the file's tick: no\n"
+		    "recording shows timing finer than one tick.\n"
+		    "\n"),
+	AL_OPT_TEXT("options:\n"),
+	O_INTERVAL("the expected interval (100ms; bare = ms); auto\n"
+		   "(default) takes the median delta"),
+	O_EVENTS("note-on (default: note-on with velocity > 0),\n"
+		 "note-off (or note-on with velocity 0), all\n"
+		 "(every channel message and sysex)"),
+	O_CHANNEL("only MIDI channel N (1..16)"),
+	O_MS("max-jitter", cfg.max_jitter_ns, H_JITTER),
+	CLI_SHARED_AS(CLI_OPT_JSON, NULL, "write the audiolat.midi/1 JSON document (- = stdout)", TO(json_path)),
+	O_NO_HIST("leave out the histogram"),
+	CLI_SHARED_AS(CLI_OPT_QUIET, NULL, "only the summary line", TO(quiet)),
+	CLI_SHARED(CLI_OPT_HELP, TO(help)),
+	AL_OPT_TEXT("\n"
+		    "exit status: 0 done, 1 the file cannot be read or is not a valid MIDI file\n"
+		    "(one line with the byte offset), 2 usage error, 3 --max-jitter exceeded\n"),
+	AL_OPT_END,
 };
 
-#define ALL (SUB_ANALYZE | SUB_SEND | SUB_RECORD | SUB_LOOP | SUB_THRU)
-#define LIVE (SUB_SEND | SUB_RECORD | SUB_LOOP | SUB_THRU)
-#define STATS (SUB_ANALYZE | SUB_RECORD | SUB_LOOP)
-
-static const struct optdef optdefs[] = {
-	{ { "help", no_argument, NULL, 'h' }, ALL, "-h/--help" },
-	{ { "quiet", no_argument, NULL, 'q' }, ALL, "-q/--quiet" },
-	{ { "duration", required_argument, NULL, 'd' }, LIVE, "-d/--duration" },
-	{ { "priority", required_argument, NULL, 'p' }, SUB_SEND | SUB_RECORD | SUB_LOOP, "-p/--priority" },
-	{ { "output", required_argument, NULL, 'o' }, SUB_RECORD, "-o/--output" },
-	{ { "count", required_argument, NULL, 'n' }, SUB_LOOP, "-n/--count" },
-	{ { "json", required_argument, NULL, CLI_OPT_JSON }, STATS, "--json" },
-	{ { "api", required_argument, NULL, OPT_API }, LIVE, "--api" },
-	{ { "port", required_argument, NULL, OPT_PORT }, SUB_SEND | SUB_RECORD, "--port" },
-	{ { "out", required_argument, NULL, OPT_OUT }, SUB_LOOP | SUB_THRU, "--out" },
-	{ { "in", required_argument, NULL, OPT_IN }, SUB_LOOP | SUB_THRU, "--in" },
-	{ { "server", required_argument, NULL, OPT_SERVER }, LIVE, "--server" },
-	{ { "rate", required_argument, NULL, OPT_RATE }, SUB_SEND, "--rate" },
-	{ { "channel", required_argument, NULL, OPT_CHANNEL }, SUB_ANALYZE | SUB_SEND | SUB_RECORD,
-	  "--channel" },
-	{ { "events", required_argument, NULL, OPT_EVENTS }, SUB_ANALYZE | SUB_RECORD, "--events" },
-	{ { "interval", required_argument, NULL, OPT_INTERVAL }, SUB_ANALYZE | SUB_RECORD, "--interval" },
-	{ { "max-jitter", required_argument, NULL, OPT_MAX_JITTER }, STATS, "--max-jitter" },
-	{ { "max-latency", required_argument, NULL, OPT_MAX_LATENCY }, SUB_LOOP, "--max-latency" },
-	{ { "timeout", required_argument, NULL, OPT_TIMEOUT }, SUB_LOOP, "--timeout" },
-	{ { "gap", required_argument, NULL, OPT_GAP }, SUB_LOOP, "--gap" },
-	{ { "load", required_argument, NULL, CLI_OPT_LOAD }, SUB_RECORD | SUB_LOOP, "--load" },
-	{ { "label", required_argument, NULL, CLI_OPT_LABEL }, SUB_RECORD | SUB_LOOP, "--label" },
-	{ { "db", required_argument, NULL, CLI_OPT_DB }, SUB_RECORD | SUB_LOOP, "--db" },
-	{ { "no-db", no_argument, NULL, CLI_OPT_NO_DB }, SUB_RECORD | SUB_LOOP, "--no-db" },
-	{ { "no-histogram", no_argument, NULL, OPT_NO_HISTOGRAM }, STATS, "--no-histogram" },
+static const struct al_optdef send_opts[] = {
+	AL_OPT_TEXT("usage: audiolat midi send [--api jack|rawmidi|seq] --port P [options]\n"
+		    "\n"
+		    "Send note-on / note-off pairs (note 60) at exact absolute times: note-on at\n"
+		    "start + k / RATE, note-off half an interval later, from a thread sleeping with\n"
+		    "clock_nanosleep(TIMER_ABSTIME) on CLOCK_MONOTONIC. JACK: the messages keep\n"
+		    "their times to a frame, one period later.\n"
+		    "\n"),
+	AL_OPT_TEXT("options:\n"),
+	O_API(H_API),
+	O_PORT("where to send (jack: an input port such as\n"
+	       "audiolat-midi:in; omitted: connect audiolat-send:out\n"
+	       "yourself)"),
+	O_SERVER,
+	{ .id = OPT_RATE, .name = "rate", .type = AL_OPT_SPEC, .arg = "HZ",
+	  .help = "note-ons per second (default 10)" },
+	O_CHANNEL("MIDI channel 1..16 (default 1)"),
+	CLI_SHARED_AS(CLI_OPT_DURATION, NULL, "how long (bare = s; default until interrupted)", TO(cfg.duration_ns)),
+	CLI_SHARED_AS(CLI_OPT_PRIORITY, NULL, "SCHED_FIFO priority of the sending thread (default 0:\n"
+					      "SCHED_OTHER)", TO(cfg.prio)),
+	CLI_SHARED_AS(CLI_OPT_QUIET, NULL, "only the summary line", TO(quiet)),
+	CLI_SHARED(CLI_OPT_HELP, TO(help)),
+	AL_OPT_TEXT("\n"
+		    "exit status: 0 done, 1 runtime error, 2 usage error, 4 API, server or device\n"
+		    "unavailable\n"),
+	AL_OPT_END,
 };
 
-#define N_OPTDEFS (sizeof(optdefs) / sizeof(optdefs[0]))
-#define LONG_OPTS_MAX 64
+#define LOAD_TEXT "load (docs/loads.md):\n"
+
+static const struct al_optdef record_opts[] = {
+	AL_OPT_TEXT("usage: audiolat midi record [--api jack|rawmidi|seq] --port P [options]\n"
+		    "\n"
+		    "Receive MIDI, timestamp every message, and report the delta times as analyze\n"
+		    "does, live on a terminal. Timestamps: jack, the event's frame on the server's\n"
+		    "frame counter fitted to its cycle starts on CLOCK_MONOTONIC (no JACK clock\n"
+		    "mapped); rawmidi, the kernel's framing stamps (Linux 5.14,\n"
+		    "alsa-lib 1.2.7.2) or else the read time; seq, a real-time queue. Times are\n"
+		    "kept to 1 us, the tick of the -o file: analyze reads it back to the same\n"
+		    "figures.\n"
+		    "\n"),
+	AL_OPT_TEXT("options:\n"),
+	O_API(H_API),
+	O_PORT("where to receive from (jack: an output port; omitted:\n"
+	       "connect to audiolat-record:in yourself)"),
+	O_SERVER,
+	O_INTERVAL("the expected interval (100ms; bare = ms; default\n"
+		   "auto: the median delta)"),
+	O_EVENTS("note-on (default), note-off, all"),
+	O_CHANNEL("only MIDI channel N (1..16)"),
+	CLI_SHARED_AS(CLI_OPT_DURATION, NULL, "how long (bare = s; default: the --load phases, else\n"
+					      "until interrupted)", TO(cfg.duration_ns)),
+	{ .name = "output", .short_name = 'o', .type = AL_OPT_SPEC, .arg = "FILE", TO(cfg.smf_path),
+	  .help = "write what was received as a MIDI file (1 tick = 1 us)" },
+	CLI_SHARED_AS(CLI_OPT_PRIORITY, NULL, "SCHED_FIFO priority of the reader thread (rawmidi, seq;\n"
+					      "default 0: SCHED_OTHER)", TO(cfg.prio)),
+	O_MS("max-jitter", cfg.max_jitter_ns, H_JITTER),
+	AL_OPT_TEXT(LOAD_TEXT),
+	CLI_SHARED_AS(CLI_OPT_LOAD, NULL, "run load phases meanwhile (hackbench:60s, ...)", TO(cfg.load_spec)),
+	AL_OPT_LONGS(OPT_LOAD_OPT, al_load_optdefs, "      --load-policy, --load-nice, --load-cpus, ...: the load options of\n"
+				    "                        audiolat load, by their long names\n"),
+	AL_OPT_TEXT("output:\n"),
+	CLI_SHARED_AS(CLI_OPT_JSON, NULL, "write the audiolat.midi/1 JSON document (- = stdout)", TO(json_path)),
+	CLI_SHARED_AS(CLI_OPT_LABEL, NULL, "name the result", TO(cfg.label)),
+	CLI_SHARED_AS(CLI_OPT_DB, NULL, "save the result here (default\n"
+					"$XDG_DATA_HOME/audiolat/results.db)", TO(db_path)),
+	CLI_SHARED(CLI_OPT_NO_DB, TO(no_db)),
+	O_NO_HIST("leave out the histogram"),
+	CLI_SHARED(CLI_OPT_QUIET, TO(quiet)),
+	CLI_SHARED(CLI_OPT_HELP, TO(help)),
+	AL_OPT_TEXT("\n"
+		    "exit status: 0 done, 1 runtime error, 2 usage error, 3 --max-jitter exceeded,\n"
+		    "4 API, server or device unavailable\n"),
+	AL_OPT_END,
+};
+
+static const struct al_optdef loop_opts[] = {
+	AL_OPT_TEXT("usage: audiolat midi loop [--api jack|rawmidi|seq] --out P --in Q [options]\n"
+		    "\n"
+		    "Measure the round trip of MIDI messages out through P and back in through Q\n"
+		    "(a cable, or a JACK connection through a thru client): one message in flight,\n"
+		    "alternating note-on / note-off so running status cannot shorten them. Reports\n"
+		    "min, mean, p99 and max latency, peak-to-peak and mean absolute jitter, and\n"
+		    "lost messages. JACK: frames on the server's cycle starts (CLOCK_MONOTONIC);\n"
+		    "probes at a random place in the period, like jack_midi_latency_test.\n"
+		    "\n"),
+	AL_OPT_TEXT("options:\n"),
+	O_API(H_API),
+	O_OUT("where the probes go"),
+	O_IN("where they come back from"),
+	O_SERVER,
+	CLI_SHARED_AS(CLI_OPT_DURATION, NULL, "how long (bare = s; default 10s, or the --load phases)", TO(cfg.duration_ns)),
+	{ .name = "count", .short_name = 'n', .type = AL_OPT_INT, .arg = "N",
+	  .min = 1, .max = 100000000, TO(cfg.count), .help = "stop after N probes" },
+	O_MS("timeout", cfg.timeout_ns, "no echo after TIME: lost (bare = ms; default 1s)"),
+	O_MS("gap", cfg.gap_ns, "pause after each echo (bare = ms; default none)"),
+	CLI_SHARED_AS(CLI_OPT_PRIORITY, NULL, "SCHED_FIFO priority of the prober thread (rawmidi,\n"
+					      "seq; default 0)", TO(cfg.prio)),
+	O_MS("max-latency", cfg.max_latency_ns, "exit 3 when the max latency exceeds TIME"),
+	O_MS("max-jitter", cfg.max_jitter_ns, "exit 3 when the peak-to-peak jitter exceeds TIME"),
+	AL_OPT_TEXT(LOAD_TEXT),
+	CLI_SHARED_AS(CLI_OPT_LOAD, NULL, "run load phases meanwhile", TO(cfg.load_spec)),
+	AL_OPT_LONGS(OPT_LOAD_OPT, al_load_optdefs, "      --load-policy, ...: the load options of audiolat load\n"),
+	AL_OPT_TEXT("output:\n"),
+	CLI_SHARED_AS(CLI_OPT_JSON, NULL, "write the audiolat.midi-loop/1 JSON document", TO(json_path)),
+	AL_OPT_TEXT("      --label TEXT, --db PATH, --no-db, --no-histogram, -q/--quiet\n"),
+	CLI_SHARED_HIDDEN(CLI_OPT_LABEL, TO(cfg.label)),
+	CLI_SHARED_HIDDEN(CLI_OPT_DB, TO(db_path)),
+	CLI_SHARED_HIDDEN(CLI_OPT_NO_DB, TO(no_db)),
+	O_NO_HIST(NULL),
+	CLI_SHARED_HIDDEN(CLI_OPT_QUIET, TO(quiet)),
+	CLI_SHARED(CLI_OPT_HELP, TO(help)),
+	AL_OPT_TEXT("\n"
+		    "exit status: 0 done, 1 runtime error, 2 usage error, 3 threshold exceeded,\n"
+		    "4 API, server or device unavailable\n"),
+	AL_OPT_END,
+};
+
+static const struct al_optdef thru_opts[] = {
+	AL_OPT_TEXT("usage: audiolat midi thru --in P --out Q [--server NAME] [-d TIME]\n"
+		    "\n"
+		    "A JACK MIDI thru client (audiolat-thru:in -> audiolat-thru:out): every event\n"
+		    "goes out in the cycle it came in, at the same frame. --in and --out connect\n"
+		    "it (omitted: connect it yourself). Runs until interrupted or for -d.\n"
+		    "\n"),
+	AL_OPT_TEXT("options:\n"),
+	O_API(NULL),
+	O_IN("connect audiolat-thru:in to Q (a JACK output port)"),
+	O_OUT("connect audiolat-thru:out to P (a JACK input port)"),
+	O_SERVER,
+	CLI_SHARED_AS(CLI_OPT_DURATION, NULL, "how long (bare = s; default until interrupted)", TO(cfg.duration_ns)),
+	CLI_SHARED_AS(CLI_OPT_QUIET, NULL, "only the summary line", TO(quiet)),
+	CLI_SHARED(CLI_OPT_HELP, TO(help)),
+	AL_OPT_TEXT("\n"
+		    "exit status: 0 done, 1 runtime error, 2 usage error, 4 no JACK server\n"),
+	AL_OPT_END,
+};
+
+static const struct {
+	const char *name;
+	const struct al_optdef *opts; /* its options and its whole --help */
+	int col;             /* of --help's option list */
+} subs[N_SUBS] = {
+	[SUB_ANALYZE] = { "analyze", analyze_opts, 28 },
+	[SUB_SEND] = { "send", send_opts, 24 },
+	[SUB_RECORD] = { "record", record_opts, 24 },
+	[SUB_LOOP] = { "loop", loop_opts, 24 },
+	[SUB_THRU] = { "thru", thru_opts, 24 },
+};
 
 static const char help_main[] =
 	"usage: audiolat midi analyze FILE.mid [options]\n"
@@ -106,668 +264,230 @@ static const char help_main[] =
 	"exit status: 0 done, 1 runtime error (a bad file among them), 2 usage error,\n"
 	"3 threshold exceeded, 4 MIDI API, server or device unavailable\n";
 
-static const char help_analyze[] =
-	"usage: audiolat midi analyze FILE.mid [options]\n"
-	"\n"
-	"Read a Standard MIDI File (format 0, 1 or 2, plain or RIFF RMID) and report the\n"
-	"delta times between its events: count, interval, min/mean/max/stddev/p99, the\n"
-	"largest delta minus the interval (the jitter figure of the rawmidi framing\n"
-	"patch), the largest |delta - interval|, a histogram, and the file's tick: no\n"
-	"recording shows timing finer than one tick.\n"
-	"\n"
-	"options:\n"
-	"      --interval TIME|auto  the expected interval (100ms; bare = ms); auto\n"
-	"                            (default) takes the median delta\n"
-	"      --events SEL          note-on (default: note-on with velocity > 0),\n"
-	"                            note-off (or note-on with velocity 0), all\n"
-	"                            (every channel message and sysex)\n"
-	"      --channel N           only MIDI channel N (1..16)\n"
-	"      --max-jitter TIME     exit 3 when max |delta - interval| exceeds TIME\n"
-	"      --json FILE|-         write the audiolat.midi/1 JSON document (- = stdout)\n"
-	"      --no-histogram        leave out the histogram\n"
-	"  -q, --quiet               only the summary line\n"
-	"  -h, --help                this text\n"
-	"\n"
-	"exit status: 0 done, 1 the file cannot be read or is not a valid MIDI file\n"
-	"(one line with the byte offset), 2 usage error, 3 --max-jitter exceeded\n";
-
-static const char help_send[] =
-	"usage: audiolat midi send [--api jack|rawmidi|seq] --port P [options]\n"
-	"\n"
-	"Send note-on / note-off pairs (note 60) at exact absolute times: note-on at\n"
-	"start + k / RATE, note-off half an interval later, from a thread sleeping with\n"
-	"clock_nanosleep(TIMER_ABSTIME) on CLOCK_MONOTONIC. JACK: the messages keep\n"
-	"their times to a frame, one period later.\n"
-	"\n"
-	"options:\n"
-	"      --api API         jack (default), rawmidi (hw:C,D), seq (client:port)\n"
-	"      --port P          where to send (jack: an input port such as\n"
-	"                        audiolat-midi:in; omitted: connect audiolat-send:out\n"
-	"                        yourself)\n"
-	"      --server NAME     the JACK server (default $JACK_DEFAULT_SERVER)\n"
-	"      --rate HZ         note-ons per second (default 10)\n"
-	"      --channel N       MIDI channel 1..16 (default 1)\n"
-	"  -d, --duration TIME   how long (bare = s; default until interrupted)\n"
-	"  -p, --priority PRIO   SCHED_FIFO priority of the sending thread (default 0:\n"
-	"                        SCHED_OTHER)\n"
-	"  -q, --quiet           only the summary line\n"
-	"  -h, --help            this text\n"
-	"\n"
-	"exit status: 0 done, 1 runtime error, 2 usage error, 4 API, server or device\n"
-	"unavailable\n";
-
-static const char help_record[] =
-	"usage: audiolat midi record [--api jack|rawmidi|seq] --port P [options]\n"
-	"\n"
-	"Receive MIDI, timestamp every message, and report the delta times as analyze\n"
-	"does, live on a terminal. Timestamps: jack, the event's frame on the server's\n"
-	"frame counter fitted to its cycle starts on CLOCK_MONOTONIC (no JACK clock\n"
-	"mapped); rawmidi, the kernel's framing stamps (Linux 5.14,\n"
-	"alsa-lib 1.2.7.2) or else the read time; seq, a real-time queue. Times are\n"
-	"kept to 1 us, the tick of the -o file: analyze reads it back to the same\n"
-	"figures.\n"
-	"\n"
-	"options:\n"
-	"      --api API         jack (default), rawmidi (hw:C,D), seq (client:port)\n"
-	"      --port P          where to receive from (jack: an output port; omitted:\n"
-	"                        connect to audiolat-record:in yourself)\n"
-	"      --server NAME     the JACK server (default $JACK_DEFAULT_SERVER)\n"
-	"      --interval TIME|auto  the expected interval (100ms; bare = ms; default\n"
-	"                        auto: the median delta)\n"
-	"      --events SEL      note-on (default), note-off, all\n"
-	"      --channel N       only MIDI channel N (1..16)\n"
-	"  -d, --duration TIME   how long (bare = s; default: the --load phases, else\n"
-	"                        until interrupted)\n"
-	"  -o, --output FILE     write what was received as a MIDI file (1 tick = 1 us)\n"
-	"  -p, --priority PRIO   SCHED_FIFO priority of the reader thread (rawmidi, seq;\n"
-	"                        default 0: SCHED_OTHER)\n"
-	"      --max-jitter TIME exit 3 when max |delta - interval| exceeds TIME\n"
-	"load (docs/loads.md):\n"
-	"      --load SPEC       run load phases meanwhile (hackbench:60s, ...)\n"
-	"      --load-policy, --load-nice, --load-cpus, ...: the load options of\n"
-	"                        audiolat load, by their long names\n"
-	"output:\n"
-	"      --json FILE|-     write the audiolat.midi/1 JSON document (- = stdout)\n"
-	"      --label TEXT      name the result\n"
-	"      --db PATH         save the result here (default\n"
-	"                        $XDG_DATA_HOME/audiolat/results.db)\n"
-	"      --no-db           do not save the result\n"
-	"      --no-histogram    leave out the histogram\n"
-	"  -q, --quiet           no status line, only the summary line\n"
-	"  -h, --help            this text\n"
-	"\n"
-	"exit status: 0 done, 1 runtime error, 2 usage error, 3 --max-jitter exceeded,\n"
-	"4 API, server or device unavailable\n";
-
-static const char help_loop[] =
-	"usage: audiolat midi loop [--api jack|rawmidi|seq] --out P --in Q [options]\n"
-	"\n"
-	"Measure the round trip of MIDI messages out through P and back in through Q\n"
-	"(a cable, or a JACK connection through a thru client): one message in flight,\n"
-	"alternating note-on / note-off so running status cannot shorten them. Reports\n"
-	"min, mean, p99 and max latency, peak-to-peak and mean absolute jitter, and\n"
-	"lost messages. JACK: frames on the server's cycle starts (CLOCK_MONOTONIC);\n"
-	"probes at a random place in the period, like jack_midi_latency_test.\n"
-	"\n"
-	"options:\n"
-	"      --api API         jack (default), rawmidi (hw:C,D), seq (client:port)\n"
-	"      --out P           where the probes go\n"
-	"      --in Q            where they come back from\n"
-	"      --server NAME     the JACK server (default $JACK_DEFAULT_SERVER)\n"
-	"  -d, --duration TIME   how long (bare = s; default 10s, or the --load phases)\n"
-	"  -n, --count N         stop after N probes\n"
-	"      --timeout TIME    no echo after TIME: lost (bare = ms; default 1s)\n"
-	"      --gap TIME        pause after each echo (bare = ms; default none)\n"
-	"  -p, --priority PRIO   SCHED_FIFO priority of the prober thread (rawmidi,\n"
-	"                        seq; default 0)\n"
-	"      --max-latency TIME  exit 3 when the max latency exceeds TIME\n"
-	"      --max-jitter TIME exit 3 when the peak-to-peak jitter exceeds TIME\n"
-	"load (docs/loads.md):\n"
-	"      --load SPEC       run load phases meanwhile\n"
-	"      --load-policy, ...: the load options of audiolat load\n"
-	"output:\n"
-	"      --json FILE|-     write the audiolat.midi-loop/1 JSON document\n"
-	"      --label TEXT, --db PATH, --no-db, --no-histogram, -q/--quiet\n"
-	"  -h, --help            this text\n"
-	"\n"
-	"exit status: 0 done, 1 runtime error, 2 usage error, 3 threshold exceeded,\n"
-	"4 API, server or device unavailable\n";
-
-static const char help_thru[] =
-	"usage: audiolat midi thru --in P --out Q [--server NAME] [-d TIME]\n"
-	"\n"
-	"A JACK MIDI thru client (audiolat-thru:in -> audiolat-thru:out): every event\n"
-	"goes out in the cycle it came in, at the same frame. --in and --out connect\n"
-	"it (omitted: connect it yourself). Runs until interrupted or for -d.\n"
-	"\n"
-	"exit status: 0 done, 1 runtime error, 2 usage error, 4 no JACK server\n";
-
-static const char *
-help_of(unsigned sub)
-{
-	switch (sub) {
-	case SUB_ANALYZE:
-		return help_analyze;
-	case SUB_SEND:
-		return help_send;
-	case SUB_RECORD:
-		return help_record;
-	case SUB_LOOP:
-		return help_loop;
-	case SUB_THRU:
-		return help_thru;
-	default:
-		return help_main;
-	}
-}
-
-static int
-bad(char *err, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int
-bad(char *err, size_t size, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, size, fmt, ap);
-	va_end(ap);
-	return AL_EXIT_USAGE;
-}
-
-static int
-dur(const char *opt, const char *arg, int64_t unit_ns, int64_t *out, char *err, size_t size)
-{
-	int rc = al_parse_duration_ns(arg, unit_ns, out);
-
-	if (rc == -ERANGE)
-		return bad(err, size, "%s: '%s' is too large", opt, arg);
-	if (rc)
-		return bad(err, size, "%s: '%s' is not a duration (a number with ns, us, ms, s, m or h)",
-			   opt, arg);
-	if (*out <= 0)
-		return bad(err, size, "%s: '%s' must be longer than zero", opt, arg);
-	return 0;
-}
-
-static int
-num(const char *opt, const char *arg, long min, long max, long *out, char *err, size_t size)
-{
-	int rc = al_parse_long(arg, min, max, out);
-
-	if (rc == -EINVAL)
-		return bad(err, size, "%s: '%s' is not a whole number", opt, arg);
-	if (rc)
-		return bad(err, size, "%s: '%s' is not in %ld..%ld", opt, arg, min, max);
-	return 0;
-}
-
-/* A positive decimal number ("10", "2.5"), whole string. */
-static int
-rate(const char *opt, const char *arg, double *out, char *err, size_t size)
-{
-	char *end;
-	double v;
-
-	if (!*arg || (*arg != '.' && (*arg < '0' || *arg > '9')))
-		return bad(err, size, "%s: '%s' is not a number", opt, arg);
-	v = strtod(arg, &end);
-	if (*end || !isfinite(v))
-		return bad(err, size, "%s: '%s' is not a number", opt, arg);
-	if (v < 0.01 || v > 1000)
-		return bad(err, size, "%s: '%s' is not in 0.01..1000 Hz", opt, arg);
-	*out = v;
-	return 0;
-}
-
+/* An unknown option that another midi subcommand takes: say so */
 static void
-join_cmdline(int argc, char **argv, char *buf, size_t size)
+not_ours(enum sub sub, const struct al_opts_result *res, char *err, size_t size)
 {
-	size_t used;
-	int i;
+	struct al_optdef d;
+	char label[64];
+	int s;
 
-	used = (size_t)snprintf(buf, size, "audiolat midi");
-	for (i = 0; i < argc && used < size; i++)
-		used += (size_t)snprintf(buf + used, size - used, " %s", argv[i]);
-	al_url_redact(buf, buf, size); /* a --db URL's password is never stored */
+	if (res->fault != AL_OPTS_UNKNOWN)
+		return;
+	for (s = 0; s < N_SUBS; s++)
+		if (s != (int)sub && !al_opts_find(subs[s].opts, res->tok, &d)) {
+			snprintf(err, size, "%s: not an option of midi %s",
+				 al_opt_label(&d, label, sizeof(label)), subs[sub].name);
+			return;
+		}
 }
 
-/* A shared option (common-opts.h), checked there (as audiolat run checks it), into o. */
+/* What the table cannot store itself (al_opts_parse has checked the value by its type). */
 static int
-set_common(struct midi_opts *o, int id, const char *arg, char *err, size_t err_size)
+midi_set(void *ctx, const struct al_opt_hit *h, char *err, size_t err_size)
 {
-	struct cli_common com;
-	int rc;
+	struct midi_opts *o = ctx;
+	struct al_midi_config *c = &o->cfg;
+	const char *a = h->arg;
 
-	memset(&com, 0, sizeof(com));
-	rc = cli_common_set(&com, id, arg, err, err_size);
-	if (rc)
-		return AL_EXIT_USAGE;
-	o->quiet |= com.quiet;
-	o->no_db |= com.no_db;
-	if (com.duration_given)
-		o->duration_ns = com.duration_ns;
-	if (com.priority_given)
-		o->prio = com.priority;
-	o->json_path = com.json_path ? com.json_path : o->json_path;
-	o->load_spec = com.load_spec ? com.load_spec : o->load_spec;
-	o->label = com.label ? com.label : o->label;
-	o->db_path = com.db_path ? com.db_path : o->db_path;
+	switch (h->id) {
+	case OPT_LOAD_OPT:
+		return al_load_opt_set(&o->load_opts, h->def->name, a, err, err_size) ? -EINVAL : 0;
+	case OPT_API:
+		if (al_midi_api_parse(a, &c->api))
+			return snprintf(err, err_size, "--api: '%s' is not jack, rawmidi or seq", a),
+			       -EINVAL;
+		break;
+	case OPT_RATE:
+		return al_midi_rate_parse(a, &c->rate_hz, err, err_size);
+	case OPT_CHANNEL:
+		c->send_channel = c->filter.channel = (int)h->value;
+		break;
+	case OPT_EVENTS:
+		if (al_midi_select_parse(a, &c->filter.events))
+			return snprintf(err, err_size, "--events: '%s' is not note-on, note-off or all",
+					a), -EINVAL;
+		break;
+	case OPT_INTERVAL: {
+		const struct al_optdef ms = { .name = "interval", .type = AL_OPT_TIME,
+					      .unit_ns = AL_NS_PER_MS };
+
+		c->interval_ns = 0;
+		return strcmp(a, "auto") ? al_opt_check(&ms, a, &c->interval_ns, err, err_size) : 0;
+	}
+	}
 	return 0;
 }
 
-/* Pure: argv (argv[0] the subcommand) -> o, or AL_EXIT_USAGE with one line in err. */
+/* What the options cannot say alone: the arguments, then the API's needs. */
 static int
-parse_args(unsigned sub, int argc, char **argv, struct midi_opts *o, char *err, size_t err_size)
+check_args(enum sub sub, int argc, char **argv, int first, struct midi_opts *o, char *err,
+	   size_t err_size)
 {
-	struct option long_opts[LONG_OPTS_MAX];
-	char shorts[] = ":hqd:p:o:n:", msg[256];
-	const struct optdef *d;
-	size_t i, n = 0;
-	long v;
-	int opt, rc;
+	if (sub == SUB_ANALYZE) {
+		if (first >= argc)
+			return snprintf(err, err_size, "a MIDI file is needed (audiolat midi analyze FILE.mid)"), -EINVAL;
+		o->cfg.file = argv[first++];
+	}
+	if (first < argc)
+		return snprintf(err, err_size, "unexpected argument '%s'", argv[first]), -EINVAL;
+	return al_midi_config_check(&o->cfg, err, err_size);
+}
+
+/* Pure: argv (argv[0] the subcommand) -> o, or -EINVAL with one line in err. */
+static int
+parse_args(enum sub sub, int argc, char **argv, struct midi_opts *o, char *err, size_t err_size)
+{
+	static const enum al_midi_kind kinds[N_SUBS] = {
+		AL_MIDI_ANALYZE, AL_MIDI_SEND, AL_MIDI_RECORD, AL_MIDI_LOOP, AL_MIDI_THRU,
+	};
+	struct al_opts_result res;
+	int first, rc;
 
 	memset(o, 0, sizeof(*o));
 	o->sub = argv[0];
-	o->api = AL_MIDI_API_JACK;
-	o->rate_hz = 10;
-	o->send_channel = 1;
-	o->filter.events = AL_MIDI_SEL_NOTE_ON;
+	al_midi_config_init(&o->cfg, kinds[sub]);
 	al_load_opts_init(&o->load_opts);
-	join_cmdline(argc, argv, o->cmdline, sizeof(o->cmdline));
-	err[0] = '\0';
-	for (i = 0; i < N_OPTDEFS; i++)
-		long_opts[n++] = optdefs[i].o;
-	for (i = 0; al_load_optdefs[i].name && n + 1 < LONG_OPTS_MAX; i++)
-		long_opts[n++] = (struct option){ al_load_optdefs[i].name,
-						  al_load_optdefs[i].has_arg ? required_argument
-									     : no_argument,
-						  NULL, OPT_LOAD_BASE + (int)i };
-	long_opts[n] = (struct option){ NULL, 0, NULL, 0 };
-
-	optind = 0;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, shorts, long_opts, NULL)) != -1) {
-		if (opt == ':')
-			return bad(err, err_size, "option %s: needs a value", argv[optind - 1]);
-		if (opt == '?') {
-			if (optopt > 0 && optopt < 256)
-				return bad(err, err_size, "unknown option '-%c'", optopt);
-			return bad(err, err_size, "unknown option '%s'", argv[optind - 1]);
-		}
-		if (opt >= OPT_LOAD_BASE && opt < OPT_LOAD_BASE + LONG_OPTS_MAX) {
-			if (!(sub & (SUB_RECORD | SUB_LOOP)))
-				return bad(err, err_size, "--%s: not an option of midi %s",
-					   al_load_optdefs[opt - OPT_LOAD_BASE].name, o->sub);
-			rc = al_load_opt_set(&o->load_opts, al_load_optdefs[opt - OPT_LOAD_BASE].name,
-					     optarg, msg, sizeof(msg));
-			if (rc)
-				return bad(err, err_size, "%s", msg);
-			continue;
-		}
-		for (d = optdefs; d < optdefs + N_OPTDEFS && d->o.val != opt; d++)
-			;
-		if (d == optdefs + N_OPTDEFS)
-			return bad(err, err_size, "unknown option '-%c'", opt);
-		if (!(d->subs & sub))
-			return bad(err, err_size, "%s: not an option of midi %s", d->name, o->sub);
-		rc = 0;
-		switch (opt) {
-		case 'h':
-			o->help = true;
-			return 0;
-		case CLI_OPT_QUIET:
-		case CLI_OPT_DURATION:
-		case CLI_OPT_PRIORITY:
-		case CLI_OPT_JSON:
-		case CLI_OPT_LOAD:
-		case CLI_OPT_LABEL:
-		case CLI_OPT_DB:
-		case CLI_OPT_NO_DB:
-			rc = set_common(o, opt, optarg, err, err_size);
-			break;
-		case 'o':
-			o->smf_path = optarg;
-			break;
-		case 'n':
-			rc = num(d->name, optarg, 1, 100000000, &o->count, err, err_size);
-			break;
-		case OPT_API:
-			if (al_midi_api_parse(optarg, &o->api))
-				return bad(err, err_size, "--api: '%s' is not jack, rawmidi or seq", optarg);
-			break;
-		case OPT_PORT:
-			o->port = optarg;
-			break;
-		case OPT_OUT:
-			o->out = optarg;
-			break;
-		case OPT_IN:
-			o->in = optarg;
-			break;
-		case OPT_SERVER:
-			o->server = optarg;
-			break;
-		case OPT_RATE:
-			rc = rate(d->name, optarg, &o->rate_hz, err, err_size);
-			break;
-		case OPT_CHANNEL:
-			rc = num(d->name, optarg, 1, 16, &v, err, err_size);
-			o->send_channel = (int)v;
-			o->filter.channel = (int)v;
-			o->channel_given = true;
-			break;
-		case OPT_EVENTS:
-			if (al_midi_select_parse(optarg, &o->filter.events))
-				return bad(err, err_size, "--events: '%s' is not note-on, note-off or all",
-					   optarg);
-			break;
-		case OPT_INTERVAL:
-			if (!strcmp(optarg, "auto"))
-				o->interval_ns = 0;
-			else
-				rc = dur(d->name, optarg, AL_NS_PER_MS, &o->interval_ns, err, err_size);
-			break;
-		case OPT_MAX_JITTER:
-			rc = dur(d->name, optarg, AL_NS_PER_MS, &o->max_jitter_ns, err, err_size);
-			break;
-		case OPT_MAX_LATENCY:
-			rc = dur(d->name, optarg, AL_NS_PER_MS, &o->max_latency_ns, err, err_size);
-			break;
-		case OPT_TIMEOUT:
-			rc = dur(d->name, optarg, AL_NS_PER_MS, &o->timeout_ns, err, err_size);
-			break;
-		case OPT_GAP:
-			rc = dur(d->name, optarg, AL_NS_PER_MS, &o->gap_ns, err, err_size);
-			break;
-		case OPT_NO_HISTOGRAM:
-			o->no_histogram = true;
-			break;
-		default:
-			break;
-		}
-		if (rc)
-			return rc;
-	}
-	if (sub == SUB_ANALYZE) {
-		if (optind >= argc)
-			return bad(err, err_size, "a MIDI file is needed (audiolat midi analyze FILE.mid)");
-		o->file = argv[optind++];
-	}
-	if (optind < argc)
-		return bad(err, err_size, "unexpected argument '%s'", argv[optind]);
-	if ((sub & (SUB_SEND | SUB_RECORD)) && !o->port && o->api != AL_MIDI_API_JACK)
-		return bad(err, err_size, "--port: %s needs a port (%s)", al_midi_api_name(o->api),
-			   o->api == AL_MIDI_API_RAWMIDI ? "hw:CARD,DEVICE" : "client:port");
-	if (sub == SUB_LOOP && (!o->out || !o->in) && o->api != AL_MIDI_API_JACK)
-		return bad(err, err_size, "--out and --in: %s needs both", al_midi_api_name(o->api));
-	if (sub == SUB_THRU && o->api != AL_MIDI_API_JACK)
-		return bad(err, err_size, "--api: thru is a JACK client; use --api jack");
-	if (o->server && o->api != AL_MIDI_API_JACK)
-		return bad(err, err_size, "--server: only with --api jack");
-	if (sub == SUB_SEND && o->filter.events != AL_MIDI_SEL_NOTE_ON)
-		return bad(err, err_size, "--events: not an option of midi send");
-	return 0;
-}
-
-/* ---- analyze ---- */
-
-static int
-read_file(const char *path, uint8_t **buf, size_t *len, char *err, size_t err_size)
-{
-	struct stat st;
-	uint8_t *b;
-	size_t n = 0;
-	FILE *f;
-
-	f = fopen(path, "rbe");
-	if (!f)
-		return snprintf(err, err_size, "%s: %s", path, strerror(errno)), -errno;
-	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
-		fclose(f);
-		snprintf(err, err_size, "%s: not a regular file", path);
-		return -EINVAL;
-	}
-	if (st.st_size > SMF_MAX_BYTES) {
-		fclose(f);
-		snprintf(err, err_size, "%s: %lld bytes, more than a MIDI file of %d MiB", path,
-			 (long long)st.st_size, SMF_MAX_BYTES >> 20);
-		return -EFBIG;
-	}
-	b = malloc(st.st_size ? (size_t)st.st_size : 1);
-	if (!b) {
-		fclose(f);
-		snprintf(err, err_size, "%s: out of memory", path);
-		return -ENOMEM;
-	}
-	n = fread(b, 1, (size_t)st.st_size, f);
-	if (ferror(f)) {
-		fclose(f);
-		free(b);
-		snprintf(err, err_size, "%s: read error", path);
-		return -EIO;
-	}
-	fclose(f);
-	*buf = b;
-	*len = n;
-	return 0;
-}
-
-static const char *
-threshold_verdict(const struct midi_report *r)
-{
-	if (r->o->max_jitter_ns && r->st && r->st->deltas &&
-	    r->st->jitter_abs_max_ns > r->o->max_jitter_ns)
-		return "FAIL";
-	return "PASS";
-}
-
-static int
-cmd_analyze(struct midi_opts *o)
-{
-	struct midi_report r;
-	struct al_smf_error serr;
-	struct al_smf smf;
-	char err[512], a[32], b[32];
-	uint8_t *buf = NULL;
-	size_t len = 0;
-	int rc, exit_code;
-	bool text = !(o->json_path && !strcmp(o->json_path, "-"));
-
-	rc = read_file(o->file, &buf, &len, err, sizeof(err));
-	if (rc)
-		return cli_cmd_error(AL_EXIT_RUNTIME, "midi", "analyze: %s", err);
-	rc = al_smf_parse(buf, len, &smf, &serr);
+	al_doc_cmdline("audiolat midi", argc, argv, o->cfg.cmdline, sizeof(o->cfg.cmdline));
+	al_url_redact(o->cfg.cmdline, o->cfg.cmdline, sizeof(o->cfg.cmdline)); /* a --db URL's password is never stored */
+	rc = al_opts_parse(subs[sub].opts, argc, argv, midi_set, o, &first, &res, err, err_size);
 	if (rc) {
-		free(buf);
-		return cli_cmd_error(AL_EXIT_RUNTIME, "midi", "analyze: %s: byte %zu: %s", o->file,
-				     serr.offset, serr.msg);
+		not_ours(sub, &res, err, err_size);
+		return rc;
 	}
-	memset(&r, 0, sizeof(r));
-	r.kind = "analyze";
-	r.o = o;
-	r.smf = &smf;
-	r.file_bytes = len;
-	r.tick_ns = smf.tick_ns_max;
-	r.st = malloc(sizeof(*r.st));
-	if (!r.st || al_midi_analyze_smf(&smf, &o->filter, o->interval_ns, r.st)) {
-		free(r.st);
-		al_smf_free(&smf);
-		free(buf);
-		return cli_cmd_error(AL_EXIT_RUNTIME, "midi", "analyze: out of memory");
+	return o->help ? 0 : check_args(sub, argc, argv, first, o, err, err_size);
+}
+
+/* ---- run one subcommand, report its result ---- */
+
+static bool
+json_stdout(const struct midi_opts *o)
+{
+	return o->json_path && !strcmp(o->json_path, "-");
+}
+
+static void
+status_line(void *ud, const struct al_midi_live *v)
+{
+	const struct midi_opts *o = ud;
+
+	al_midi_text_status(stderr, v, o->cfg.interval_ns != 0);
+}
+
+/* The port is open: the signals end it from now on; what is measured, where. */
+static void
+opened(void *ud, const struct al_midi_result *r)
+{
+	struct midi_opts *o = ud;
+
+	o->opened = true;
+	cli_catch_stop_signals();
+	if (!o->quiet && !json_stdout(o)) {
+		al_midi_text_header(stdout, r);
+		fflush(stdout);
 	}
-	al_sysinfo_read("/", &r.sys);
-	r.started_at_ns = al_clock_realtime_ns();
-	if (text && !o->quiet)
-		midi_print_stats(stdout, &r);
-	if (text)
-		midi_summary_line(stdout, &r, threshold_verdict(&r));
+}
+
+/* No result: the one line, its exit status by the one table (fault.c). */
+static int
+no_result(const struct midi_opts *o, const struct al_midi_result *r, int rc)
+{
+	if (r->stage == AL_MIDI_STAGE_OPEN)
+		return cli_fault("midi", rc, o->sub, r->err, NULL);
+	if (r->stage == AL_MIDI_STAGE_CONFIG) /* refused: a usage error says Try --help */
+		return cli_fail("midi", rc, o->sub, r->err, true);
+	return cli_cmd_error(AL_EXIT_RUNTIME, "midi", "%s: %s", o->sub, r->err);
+}
+
+/* send and thru: their lines (they have no document), their failure */
+static int
+report_send_thru(const struct midi_opts *o, const struct al_midi_result *r)
+{
+	al_midi_text_send_thru(stdout, r, !o->quiet);
 	fflush(stdout);
-	exit_code = midi_report_emit(&r, false);
-	if (exit_code == AL_EXIT_OK && !strcmp(threshold_verdict(&r), "FAIL")) {
-		al_format_duration(r.st->jitter_abs_max_ns, a, sizeof(a));
-		al_format_duration(o->max_jitter_ns, b, sizeof(b));
-		exit_code = cli_cmd_error(AL_EXIT_THRESHOLD, "midi",
-					  "analyze: max |delta - interval| %s exceeds --max-jitter %s", a, b);
+	return r->failed ? cli_cmd_error(AL_EXIT_RUNTIME, "midi", "%s: %s", o->sub, r->err)
+			 : AL_EXIT_OK;
+}
+
+/*
+ * analyze, record, loop: the -o file's failure, then the document leaves
+ * as run's does (cli_finish(): the warnings, the text and the summary
+ * line, --json, the database, the threshold), then the failure that cut
+ * the run short. Returns the exit status.
+ */
+static int
+report(const struct midi_opts *o, const struct al_midi_result *r)
+{
+	bool live = o->cfg.kind != AL_MIDI_ANALYZE;
+	struct al_report_input ri;
+	struct al_report_doc rd;
+	char line[256], *text;
+	int exit_code = AL_EXIT_OK;
+	json_t *doc;
+
+	if (o->cfg.kind == AL_MIDI_RECORD && r->smf_err[0])
+		exit_code = cli_cmd_error(AL_EXIT_RUNTIME, "midi", "record: -o %s", r->smf_err);
+	if (r->failed || !al_midi_text_threshold(r, line, sizeof(line)))
+		line[0] = '\0';
+	doc = al_report_midi_json(r);
+	text = doc ? al_doc_text(doc, JSON_PRESERVE_ORDER) : NULL;
+	if (!text) {
+		json_decref(doc);
+		return cli_cmd_error(AL_EXIT_RUNTIME, "midi", "%s: out of memory for the JSON", o->sub);
 	}
-	free(r.st);
-	al_smf_free(&smf);
-	free(buf);
+	rd = (struct al_report_doc){ doc, NULL };
+	ri = (struct al_report_input){
+		.docs = &rd, .n = 1, .verdict = r->threshold ? "FAIL" : "PASS",
+		.no_histogram = o->no_histogram,
+		.midi_hist = { r->st ? &r->st->delta_lin : NULL, r->st ? &r->st->jitter_lin : NULL,
+			       &r->lat_lin } };
+	exit_code = cli_finish(&(struct cli_finish){
+		.cmd = "midi", .sub = o->sub, .json_path = o->json_path, .quiet = o->quiet,
+		.warn = live, .ri = &ri, .text = text, .save = live && !o->no_db,
+		.db_path = o->db_path, .threshold = line[0] ? line : NULL }, exit_code);
+	free(text);
+	json_decref(doc);
+	if (r->failed) {
+		cli_cmd_error(AL_EXIT_RUNTIME, "midi", "%s: %s; reporting what was %s", o->sub, r->err,
+			      o->cfg.kind == AL_MIDI_LOOP ? "measured" : "received");
+		exit_code = AL_EXIT_RUNTIME;
+	}
 	return exit_code;
 }
 
-/* ---- send ---- */
-
 static int
-cmd_send(struct midi_opts *o)
+run(struct midi_opts *o)
 {
-	struct al_midi_port_cfg cfg = {
-		.api = o->api, .mode = AL_MIDI_MODE_SEND, .out = o->port, .server = o->server,
-		.client_name = "audiolat-send",
+	struct al_midi_ctl ctl = {
+		.load_opts = &o->load_opts, .stop_requested = &cli_stop_requested, .opened = opened,
+		.status = cli_status_wanted(o->quiet) ? status_line : NULL, .status_ns = STATUS_NS,
+		.ud = o,
 	};
-	struct al_midi_sender_stats st;
-	struct al_midi_port_counters c;
-	struct al_midi_port_info info;
-	struct al_midi_sender *snd = NULL;
-	struct al_midi_port *port;
-	int64_t start_ns, end_ns = 0, now_ns;
-	char err[256], late[32];
-	bool status = cli_status_wanted(o->quiet), failed = false;
-	int rc;
+	struct al_midi_result *r = calloc(1, sizeof(*r));
+	int rc, exit_code;
 
-	rc = al_midi_port_open(&cfg, &port, &info, err, sizeof(err));
+	if (!r)
+		return cli_cmd_error(AL_EXIT_RUNTIME, "midi", "out of memory");
+	rc = al_midi_run(&o->cfg, &ctl, r);
+	if (ctl.status && o->opened && o->cfg.kind != AL_MIDI_THRU)
+		al_report_status_clear(stderr);
 	if (rc)
-		return midi_port_error(o, rc, err);
-	cli_catch_stop_signals();
-	if (!o->quiet) {
-		printf("sending note-on/note-off pairs at %g Hz on channel %d to %s (%s%s%s)\n",
-		       o->rate_hz, o->send_channel, o->port ? o->port : info.out_name,
-		       al_midi_api_name(o->api), info.out_name[0] && o->port ? ", from " : "",
-		       o->port ? info.out_name : "");
-		fflush(stdout);
-	}
-	/* the first note a little later, so the receiver sees it whole */
-	start_ns = al_clock_now_ns() + 50 * AL_NS_PER_MS;
-	if (o->duration_ns)
-		end_ns = start_ns + o->duration_ns;
-	rc = al_midi_sender_start(port, o->rate_hz, start_ns, o->prio, o->send_channel, &snd);
-	if (rc) {
-		al_midi_port_close(port);
-		return cli_cmd_error(AL_EXIT_RUNTIME, "midi", "send: cannot start the sender: %s",
-				     strerror(-rc));
-	}
-	while (!cli_stop_requested) {
-		now_ns = al_clock_now_ns();
-		if (end_ns && now_ns >= end_ns)
-			break;
-		if (al_midi_port_status(port, err, sizeof(err))) {
-			failed = true;
-			break;
-		}
-		if (status) {
-			al_midi_sender_stats(snd, &st);
-			fprintf(stderr, "\r\033[K[%6.1f s] sent=%llu", (double)(now_ns - start_ns) / 1e9,
-				(unsigned long long)st.sent);
-			fflush(stderr);
-		}
-		al_clock_sleep_until_ns(end_ns && end_ns - now_ns < 100 * AL_NS_PER_MS
-						? end_ns : now_ns + 100 * AL_NS_PER_MS);
-	}
-	/* the figures after the thread stopped: no message is sent after them */
-	al_midi_sender_stop(snd, &st);
-	/* JACK: let the last messages go out before the port closes */
-	if (o->api == AL_MIDI_API_JACK && !failed)
-		al_clock_sleep_until_ns(al_clock_now_ns() + 100 * AL_NS_PER_MS);
-	al_midi_port_stop(port);
-	al_midi_port_counters(port, &c);
-	al_midi_port_close(port);
-	if (status)
-		fprintf(stderr, "\r\033[K");
-	al_format_duration(st.late_max_ns, late, sizeof(late));
-	if (!o->quiet)
-		printf("sent %llu messages; the sending thread woke at most %s late%s\n",
-		       (unsigned long long)st.sent, late,
-		       o->prio && !st.realtime ? " (no SCHED_FIFO: not permitted)" : "");
-	printf("summary: api=%s rate_hz=%g sent=%llu errors=%llu late=%llu dropped=%llu "
-	       "wake_late_max_ns=%lld interrupted=%s result=%s\n",
-	       al_midi_api_name(o->api), o->rate_hz, (unsigned long long)st.sent,
-	       (unsigned long long)st.errors, (unsigned long long)c.late,
-	       (unsigned long long)c.dropped, (long long)st.late_max_ns,
-	       cli_stop_requested ? "yes" : "no", failed || st.errors ? "error" : "ok");
-	fflush(stdout);
-	if (failed)
-		return cli_cmd_error(AL_EXIT_RUNTIME, "midi", "send: %s", err);
-	if (st.errors)
-		return cli_cmd_error(AL_EXIT_RUNTIME, "midi", "send: %llu messages could not be sent",
-				     (unsigned long long)st.errors);
-	return AL_EXIT_OK;
-}
-
-/* ---- thru ---- */
-
-static int
-cmd_thru(struct midi_opts *o)
-{
-	struct al_midi_port_cfg cfg = {
-		.api = AL_MIDI_API_JACK, .mode = AL_MIDI_MODE_THRU, .out = o->out, .in = o->in,
-		.server = o->server, .client_name = "audiolat-thru",
-	};
-	struct al_midi_port_counters c;
-	struct al_midi_port_info info;
-	struct al_midi_port *port;
-	int64_t end_ns = 0, now_ns;
-	char err[256];
-	bool failed = false;
-	int rc;
-
-	rc = al_midi_port_open(&cfg, &port, &info, err, sizeof(err));
-	if (rc)
-		return midi_port_error(o, rc, err);
-	cli_catch_stop_signals();
-	if (!o->quiet) {
-		printf("thru: %s -> %s\n", info.in_name, info.out_name);
-		fflush(stdout);
-	}
-	if (o->duration_ns)
-		end_ns = al_clock_now_ns() + o->duration_ns;
-	while (!cli_stop_requested) {
-		now_ns = al_clock_now_ns();
-		if (end_ns && now_ns >= end_ns)
-			break;
-		if (al_midi_port_status(port, err, sizeof(err))) {
-			failed = true;
-			break;
-		}
-		al_clock_sleep_until_ns(end_ns && end_ns - now_ns < 100 * AL_NS_PER_MS
-						? end_ns : now_ns + 100 * AL_NS_PER_MS);
-	}
-	al_midi_port_stop(port);
-	al_midi_port_counters(port, &c);
-	al_midi_port_close(port);
-	printf("summary: passed=%llu dropped=%llu xruns=%llu result=%s\n",
-	       (unsigned long long)c.sent, (unsigned long long)c.dropped,
-	       (unsigned long long)c.xruns, failed ? "error" : "ok");
-	fflush(stdout);
-	if (failed)
-		return cli_cmd_error(AL_EXIT_RUNTIME, "midi", "thru: %s", err);
-	return AL_EXIT_OK;
+		exit_code = no_result(o, r, rc);
+	else if (o->cfg.kind == AL_MIDI_SEND || o->cfg.kind == AL_MIDI_THRU)
+		exit_code = report_send_thru(o, r);
+	else
+		exit_code = report(o, r);
+	al_midi_result_free(r);
+	free(r);
+	return exit_code;
 }
 
 int
 cmd_midi(int argc, char **argv)
 {
-	static const struct {
-		const char *name;
-		unsigned sub;
-	} subs[] = {
-		{ "analyze", SUB_ANALYZE }, { "send", SUB_SEND }, { "record", SUB_RECORD },
-		{ "loop", SUB_LOOP }, { "thru", SUB_THRU },
-	};
 	struct midi_opts *o;
-	unsigned sub = 0;
+	int sub, rc;
 	char err[512];
-	size_t i;
-	int rc;
 
 	if (argc < 2) {
 		fputs(help_main, stderr);
@@ -777,10 +497,9 @@ cmd_midi(int argc, char **argv)
 		fputs(help_main, stdout);
 		return AL_EXIT_OK;
 	}
-	for (i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
-		if (!strcmp(argv[1], subs[i].name))
-			sub = subs[i].sub;
-	if (!sub)
+	for (sub = 0; sub < N_SUBS && strcmp(argv[1], subs[sub].name); sub++)
+		;
+	if (sub == N_SUBS)
 		return cli_usage_error("midi", "unknown subcommand '%s' (analyze, send, record, loop, thru)",
 				       argv[1]);
 	o = calloc(1, sizeof(*o));
@@ -794,33 +513,11 @@ cmd_midi(int argc, char **argv)
 		return AL_EXIT_USAGE;
 	}
 	if (o->help) {
-		fputs(help_of(sub), stdout);
+		al_opts_help(stdout, subs[sub].opts, subs[sub].col);
 		free(o);
 		return AL_EXIT_OK;
 	}
-	if (sub != SUB_ANALYZE && al_midi_api_unavailable(o->api)) {
-		rc = cli_cmd_error(AL_EXIT_UNAVAILABLE, "midi", "%s: --api %s: %s", o->sub,
-				   al_midi_api_name(o->api), al_midi_api_unavailable(o->api));
-		free(o);
-		return rc;
-	}
-	switch (sub) {
-	case SUB_ANALYZE:
-		rc = cmd_analyze(o);
-		break;
-	case SUB_SEND:
-		rc = cmd_send(o);
-		break;
-	case SUB_RECORD:
-		rc = midi_record(o);
-		break;
-	case SUB_LOOP:
-		rc = midi_loop(o);
-		break;
-	default:
-		rc = cmd_thru(o);
-		break;
-	}
+	rc = run(o);
 	free(o);
 	return rc;
 }

@@ -1,11 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* audiolat report: one self-contained HTML page from result documents. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <errno.h>
 
 #include "report/compare.h"
 #include "report/doc.h"
@@ -13,180 +10,115 @@
 #include "cli-store.h"
 #include "cli.h"
 #include "commands.h"
+#include "common-opts.h"
 #include "doc-io.h"
 
-enum {
-	OPT_TITLE = 256,
-	OPT_DB,
-	OPT_GROUP_BY,
-	OPT_BASELINE,
+enum { OPT_GROUP_BY = 256 };
+
+struct report_cli {
+	const char *out, *title, *db, *baseline;
+	enum al_group_key key;
+	bool group, help;
 };
 
-static const struct option long_opts[] = {
-    {"output", required_argument, NULL, 'o'},
-    {"title", required_argument, NULL, OPT_TITLE},
-    {"db", required_argument, NULL, OPT_DB},
-    {"group-by", required_argument, NULL, OPT_GROUP_BY},
-    {"baseline", required_argument, NULL, OPT_BASELINE},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+#define TO(f_) AL_OPT_TO(struct report_cli, f_)
+static const struct al_optdef report_opts[] = {
+	AL_OPT_TEXT("usage: audiolat report RESULT... -o FILE [--title TEXT] [--db PATH]\n"
+		    "       audiolat report --group-by kernel|host|label [--baseline VALUE]\n"
+		    "                       [--db PATH|URL] [RESULT...] -o FILE\n"
+		    "\n"
+		    "Write one self-contained HTML page (inline SVG plots, no script, nothing\n"
+		    "fetched from the network) showing each result: latency over time with the\n"
+		    "load phases, the period and buffer deadlines and the xruns; a log-scale\n"
+		    "histogram; the percentiles as a CCDF; the phases; the configuration, the\n"
+		    "system and its checks. With several results, an overview compares them.\n"
+		    "\n"),
+	AL_OPT_TEXT("  RESULT               an audiolat.run/2 (or /1) JSON file (- = stdin), or the id of a\n"
+		 "                       result in the results database\n"),
+	{ .name = "output", .short_name = 'o', .type = AL_OPT_SPEC, .arg = "FILE", TO(out),
+	  .help = "the HTML file to write (- = stdout)" },
+	{ .name = "title", .type = AL_OPT_SPEC, .arg = "TEXT", TO(title),
+	  .help = "the page title (default \"audiolat report\")" },
+	{ .id = OPT_GROUP_BY, .name = "group-by", .type = AL_OPT_CHOICE, .arg = "KEY",
+	  .choices = "kernel|host|label", AL_OPT_ALSO(struct report_cli, group),
+	  .help = "one page comparing the groups of runs (kernel, host or\n"
+		  "label) of the results given, else of every run in --db:\n"
+		  "audiolat compare --group-by's table, verdicts and a plot\n"
+		  "of every run's p99" },
+	{ .name = "baseline", .type = AL_OPT_SPEC, .arg = "VALUE", TO(baseline),
+	  .help = "the group the others are compared with" },
+	CLI_SHARED_AS(CLI_OPT_DB, NULL, "the results database for ids (default\n"
+					"$XDG_DATA_HOME/audiolat/results.db)", TO(db)),
+	CLI_SHARED(CLI_OPT_HELP, TO(help)),
+	AL_OPT_TEXT("\n"
+		    "exit status: 0 done, 1 a result could not be read or the page not written,\n"
+		    "2 usage error\n"),
+	AL_OPT_END,
 };
 
-static const char help[] =
-    "usage: audiolat report RESULT... -o FILE [--title TEXT] [--db PATH]\n"
-    "       audiolat report --group-by kernel|host|label [--baseline VALUE]\n"
-    "                       [--db PATH|URL] [RESULT...] -o FILE\n"
-    "\n"
-    "Write one self-contained HTML page (inline SVG plots, no script, nothing\n"
-    "fetched from the network) showing each result: latency over time with the\n"
-    "load phases, the period and buffer deadlines and the xruns; a log-scale\n"
-    "histogram; the percentiles as a CCDF; the phases; the configuration, the\n"
-    "system and its checks. With several results, an overview compares them.\n"
-    "\n"
-    "  RESULT               an audiolat.run/2 (or /1) JSON file (- = stdin), or the id of a\n"
-    "                       result in the results database\n"
-    "  -o, --output FILE    the HTML file to write (- = stdout)\n"
-    "      --title TEXT     the page title (default \"audiolat report\")\n"
-    "      --group-by KEY   one page comparing the groups of runs (kernel, host or\n"
-    "                       label) of the results given, else of every run in --db:\n"
-    "                       audiolat compare --group-by's table, verdicts and a plot\n"
-    "                       of every run's p99\n"
-    "      --baseline VALUE the group the others are compared with\n"
-    "      --db PATH        the results database for ids (default\n"
-    "                       $XDG_DATA_HOME/audiolat/results.db)\n"
-    "  -h, --help           this text\n"
-    "\n"
-    "exit status: 0 done, 1 a result could not be read or the page not written,\n"
-    "2 usage error\n";
+/* --group-by: the key of one of the choices */
+static int
+report_set(void *ctx, const struct al_opt_hit *h, char *err, size_t err_size)
+{
+	struct report_cli *o = ctx;
+
+	(void)err;
+	(void)err_size;
+	if (h->id == OPT_GROUP_BY)
+		al_group_key_parse(h->arg, &o->key);
+	return 0;
+}
 
 /* --group-by: the comparison of the groups of the runs named (none: all of --db) as a page */
 static int
-report_groups(enum al_group_key key, const char *baseline, const char *db, char **args, int n,
-	      const char *out, const char *title)
+report_groups(const struct report_cli *o, const struct al_doc_set *set)
 {
-	struct al_group_opts go = { key, baseline, 0.95, 4000, 1 };
-	struct al_report_doc *in = NULL;
-	char(*sources)[512] = NULL;
-	json_t **docs = NULL, *cmp = NULL;
+	struct al_group_opts go = { o->key, o->baseline, 0.95, 4000, 1 };
+	json_t *cmp = NULL;
 	char err[256];
-	size_t i, nd = 0;
-	int rc = AL_EXIT_OK;
+	int rc;
 
-	if (n == 0) {
-		rc = cli_store_load_runs("report", db, &docs, &nd);
-		if (rc)
-			return rc;
-	} else {
-		docs = calloc((size_t)n, sizeof(*docs));
-		if (!docs)
-			return cli_cmd_error(AL_EXIT_RUNTIME, "report", "out of memory");
-		for (; nd < (size_t)n && !rc; nd++)
-			rc = cli_doc_load("report", args[nd], db, &docs[nd], err, sizeof(err));
-		if (rc)
-			nd--;
-	}
-	in = calloc(nd ? nd : 1, sizeof(*in));
-	sources = calloc(nd ? nd : 1, sizeof(*sources));
-	if (!rc && (!in || !sources))
-		rc = cli_cmd_error(AL_EXIT_RUNTIME, "report", "out of memory");
-	for (i = 0; !rc && i < nd; i++) {
-		snprintf(sources[i], sizeof(sources[i]), "%s",
-			 n ? args[i] : al_doc_str(docs[i], "uuid", "db"));
-		in[i] = (struct al_report_doc){ docs[i], sources[i] };
-	}
-	if (!rc && !nd)
-		rc = cli_cmd_error(AL_EXIT_RUNTIME, "report", "no runs in the results database");
-	if (!rc) {
-		int wrc = al_compare_groups(in, nd, &go, &cmp, err, sizeof(err));
-
-		if (wrc)
-			rc = cli_cmd_error(wrc == -EINVAL ? AL_EXIT_USAGE : AL_EXIT_RUNTIME, "report",
-					   "%s", wrc == -EINVAL ? err : strerror(-wrc));
-	}
-	if (!rc)
-		rc = cli_write_html("report", "-o", out, in, nd, cmp,
-				    title ? title : "audiolat: groups of runs");
+	if (!set->n)
+		return cli_cmd_error(AL_EXIT_RUNTIME, "report", "no runs in the results database");
+	rc = al_compare_groups(set->in, set->n, &go, &cmp, err, sizeof(err));
+	if (rc)
+		return cli_fail("report", rc, NULL, err, false);
+	rc = cli_write_html("report", "-o", o->out, set->in, set->n, cmp,
+			    o->title ? o->title : "audiolat: groups of runs");
 	json_decref(cmp);
-	for (i = 0; i < nd; i++)
-		json_decref(docs[i]);
-	free(docs);
-	free(in);
-	free(sources);
 	return rc;
 }
 
 int
 cmd_report(int argc, char **argv)
 {
-	const char *out = NULL, *title = NULL, *db = NULL, *baseline = NULL;
-	enum al_group_key key = AL_GROUP_KERNEL;
-	bool group = false;
-	struct al_report_doc *in = NULL;
-	char(*sources)[512] = NULL;
-	json_t **docs = NULL;
-	int opt, n, i, rc = AL_EXIT_OK;
+	struct report_cli o = { .key = AL_GROUP_KERNEL };
+	struct al_doc_set set;
+	char err[256];
+	int first, n, rc;
 
-	optind = 0;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":o:h", long_opts, NULL)) != -1) {
-		switch (opt) {
-		case 'o':
-			out = optarg;
-			break;
-		case OPT_TITLE:
-			title = optarg;
-			break;
-		case OPT_DB:
-			db = optarg;
-			break;
-		case OPT_GROUP_BY:
-			if (al_group_key_parse(optarg, &key))
-				return cli_usage_error("report", "--group-by: '%s' is not kernel, "
-								 "host or label", optarg);
-			group = true;
-			break;
-		case OPT_BASELINE:
-			baseline = optarg;
-			break;
-		case 'h':
-			fputs(help, stdout);
-			return AL_EXIT_OK;
-		case ':':
-			return cli_usage_error("report", "option %s: needs a value",
-					       argv[optind - 1]);
-		default:
-			return cli_usage_error("report", "unknown option '%s'", argv[optind - 1]);
-		}
+	if (al_opts_parse(report_opts, argc, argv, report_set, &o, &first, NULL, err, sizeof(err)))
+		return cli_usage_error("report", "%s", err);
+	if (o.help) {
+		al_opts_help(stdout, report_opts, 23);
+		return AL_EXIT_OK;
 	}
-	n = argc - optind;
-	if (group && out && out[0])
-		return report_groups(key, baseline, db, argv + optind, n, out, title);
-	if (n < 1)
-		return cli_usage_error("report",
-				       "no result to report (RESULT.json or a database id)");
-	if (!out)
-		return cli_usage_error("report", "-o/--output: where to write the HTML is needed");
-	if (!out[0])
-		return cli_usage_error("report", "-o/--output: '' is not a file name");
-	docs = calloc((size_t)n, sizeof(*docs));
-	in = calloc((size_t)n, sizeof(*in));
-	sources = calloc((size_t)n, sizeof(*sources));
-	if (!docs || !in || !sources) {
-		rc = cli_cmd_error(AL_EXIT_RUNTIME, "report", "out of memory");
-		goto out;
+	n = argc - first;
+	if (!(o.group && o.out && o.out[0])) {
+		if (n < 1)
+			return cli_usage_error("report",
+					       "no result to report (RESULT.json or a database id)");
+		if (!o.out)
+			return cli_usage_error("report",
+					       "-o/--output: where to write the HTML is needed");
+		if (!o.out[0])
+			return cli_usage_error("report", "-o/--output: '' is not a file name");
 	}
-	for (i = 0; i < n && !rc; i++) {
-		rc = cli_doc_load("report", argv[optind + i], db, &docs[i], sources[i],
-				  sizeof(sources[i]));
-		in[i] = (struct al_report_doc){docs[i], sources[i]};
-	}
-	if (!rc)
-		rc = cli_write_html("report", "-o", out, in, (size_t)n, NULL, title);
-out:
-	for (i = 0; docs && i < n; i++)
-		json_decref(docs[i]);
-	free(docs);
-	free(in);
-	free(sources);
+	rc = cli_docs_load("report", o.db, argv + first, n, &set);
+	if (!rc && o.group)
+		rc = report_groups(&o, &set);
+	else if (!rc)
+		rc = cli_write_html("report", "-o", o.out, set.in, set.n, NULL, o.title);
+	al_doc_set_free(&set);
 	return rc;
 }

@@ -1,25 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The options the measuring subcommands share (run, sweep, midi record and
- * loop, load, roundtrip), declared once: name, type, range, unit and
- * limits, and one setter that validates them the same way wherever they
- * appear. A subcommand puts the ones it takes into its getopt table with
- * these ids as values and hands them to cli_common_set(). (Each
- * subcommand's --help still words them for itself.)
- * Pure: no printing, no exit (the fuzz and unit tests link it).
+ * The options every subcommand shares, declared once (-d -p -q --json
+ * --label --db --no-db --load -h), validated the same way wherever they
+ * appear. A subcommand's table (core/opts.h) takes one by id with
+ * CLI_SHARED, optionally worded (CLI_SHARED_AS) and stored (AL_OPT_TO)
+ * there; load's options come from load/load.h's al_load_optdefs
+ * (AL_OPT_MERGE, AL_OPT_LONGS).
  */
 #ifndef AL_CLI_COMMON_OPTS_H
 #define AL_CLI_COMMON_OPTS_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
+#include "core/opts.h"
 
-/* getopt values: the short letter where there is one */
+/* the shared options' ids: the short letter where there is one */
 enum cli_common_id {
 	CLI_OPT_DURATION = 'd',
 	CLI_OPT_PRIORITY = 'p',
 	CLI_OPT_QUIET = 'q',
+	CLI_OPT_HELP = 'h',
 	CLI_OPT_JSON = 0x1000,
 	CLI_OPT_LABEL,
 	CLI_OPT_DB,
@@ -27,53 +25,16 @@ enum cli_common_id {
 	CLI_OPT_LOAD,
 };
 
-enum cli_opt_type {
-	CLI_OPT_FLAG,  /* no value */
-	CLI_OPT_TIME,  /* a duration: a number with ns, us, ms, s, m or h; bare = unit_ns */
-	CLI_OPT_INT,   /* a whole number in min..max */
-	CLI_OPT_TEXT,  /* at most max_len bytes, no control characters */
-	CLI_OPT_PATH,  /* a file name, not empty */
-	CLI_OPT_OUT,   /* a file name, or - for stdout */
-	CLI_OPT_SPEC,  /* a specification parsed later (--load), at most max_len bytes */
-};
+/* The shared options, ended by AL_OPT_END. */
+extern const struct al_optdef cli_common_opts[];
 
-struct cli_optdef {
-	int id;                 /* enum cli_common_id */
-	const char *name;       /* long name, without "--" */
-	char short_name;        /* 0: none */
-	enum cli_opt_type type;
-	const char *label;      /* for messages: "-d/--duration" */
-	long min, max;          /* CLI_OPT_INT */
-	int64_t unit_ns;        /* CLI_OPT_TIME: a bare number's unit */
-	size_t max_len;         /* CLI_OPT_TEXT, CLI_OPT_SPEC: bytes, 0: no limit */
-};
+/* A shared option; after the id, designated initializers (AL_OPT_TO, ...) for it here. */
+#define CLI_SHARED(id_, ...) AL_OPT_PICK(cli_common_opts, id_, __VA_ARGS__)
+/* ... with its argument's name and help worded here (NULL: the shared wording) */
+#define CLI_SHARED_AS(id_, arg_, help_, ...) \
+	AL_OPT_PICK(cli_common_opts, id_, .arg = (arg_), .help = (help_), __VA_ARGS__)
+/* a shared option taken but not listed (the prose around it names it) */
+#define CLI_SHARED_HIDDEN(id_, ...) AL_OPT_PICK(cli_common_opts, id_, .help = "", __VA_ARGS__)
 
-/* The shared options, ended by an entry with a NULL name. */
-extern const struct cli_optdef cli_common_opts[];
-
-/* Where the shared options land; zero it, then cli_common_set() per option. */
-struct cli_common {
-	int64_t duration_ns;    /* -d, > 0 */
-	bool duration_given;
-	int priority;           /* -p, 0..99 */
-	bool priority_given;
-	bool quiet;             /* -q */
-	const char *json_path;  /* --json FILE|- */
-	const char *label;      /* --label */
-	const char *db_path;    /* --db */
-	bool no_db;             /* --no-db */
-	const char *load_spec;  /* --load */
-};
-
-/* The definition of option id, or NULL when it is not a shared one. */
-const struct cli_optdef *cli_common_find(int id);
-
-/*
- * Validate and set the shared option id from arg (NULL for a flag).
- * Returns 0; -EINVAL with one line in err naming the option
- * ("--label: 'x...' is too long (at most 127 bytes)"); -ENOENT when id is
- * not a shared option.
- */
-int cli_common_set(struct cli_common *c, int id, const char *arg, char *err, size_t err_size);
 
 #endif

@@ -4,132 +4,33 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "core/text.h"
+#include "doc/doc.h"
 #include "report/doc.h"
 #include "store/store.h"
 #include "cli-store.h"
 #include "cli.h"
 #include "doc-io.h"
 
-void
-cli_printable(const char *in, char *out, size_t size)
+int
+cli_docs_load(const char *cmd, const char *db_opt, char *const *names, int n,
+	      struct al_doc_set *set)
 {
-	size_t i;
+	struct al_load_fail f;
+	int rc = al_store_load_docs(db_opt, names, n > 0 ? (size_t)n : 0, set, &f);
 
-	for (i = 0; in[i] && i + 1 < size; i++)
-		out[i] = (unsigned char)in[i] < 0x20 || in[i] == 0x7f ? '?' : in[i];
-	out[i] = '\0';
-}
-
-static int
-load_db(const char *cmd, const char *arg, int64_t id, const char *db_opt, json_t **out,
-	char *source, size_t source_size)
-{
-	char path[PATH_MAX], *text = NULL;
-	struct al_store *db = NULL;
-	json_error_t jerr;
-	size_t len = 0;
-	int rc;
-
-	rc = cli_store_open(cmd, db_opt, CLI_STORE_READ, &db, path, sizeof(path));
-	if (rc)
-		return rc;
-	if (!db)
-		return cli_cmd_error(AL_EXIT_RUNTIME, cmd,
-				     "%s: no such file, and no results database yet (%s)", arg,
-				     path);
-	rc = al_store_get(db, id, &text, &len);
-	if (rc == -ENOENT) {
-		al_store_close(db);
-		return cli_cmd_error(AL_EXIT_RUNTIME, cmd,
-				     "%s: no such file, and no result %s in %s", arg, arg, path);
-	}
-	if (rc) {
-		rc = cli_cmd_error(AL_EXIT_RUNTIME, cmd, "%s: result %s: %s", path, arg,
-				   al_store_error(db));
-		al_store_close(db);
-		return rc;
-	}
-	al_store_close(db);
-	*out = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-	free(text);
-	if (!*out) {
-		char why[200];
-
-		cli_printable(jerr.text, why, sizeof(why));
-		return cli_cmd_error(AL_EXIT_RUNTIME, cmd,
-				     "result %s in %s: line %d, column %d: %s", arg, path,
-				     jerr.line, jerr.column, why);
-	}
-	snprintf(source, source_size, "db:%s", arg);
-	return AL_EXIT_OK;
+	return rc ? cli_store_failed(cmd, rc, f.name, f.why, f.server) : AL_EXIT_OK;
 }
 
 int
-cli_doc_load(const char *cmd, const char *arg, const char *db_opt, json_t **out, char *source,
-	     size_t source_size)
+cli_write_doc(const char *cmd, const char *path, const json_t *doc, size_t flags)
 {
-	char name[256], err[200];
-	json_error_t jerr;
-	struct stat st;
-	int64_t id;
-	int rc;
+	int rc = doc ? al_doc_write(path, doc, flags) : -ENOMEM;
 
-	*out = NULL;
-	cli_printable(arg, name, sizeof(name));
-	if (strcmp(arg, "-") && stat(arg, &st)) {
-		int e = errno;
-
-		/* not a file: a database id, if it is a number */
-		if (e != ENOENT || al_store_parse_id(arg, &id))
-			return cli_cmd_error(AL_EXIT_RUNTIME, cmd, "%s: %s", name, strerror(e));
-		rc = load_db(cmd, name, id, db_opt, out, source, source_size);
-		if (rc)
-			return rc;
-	} else {
-		if (strcmp(arg, "-") && S_ISDIR(st.st_mode))
-			return cli_cmd_error(AL_EXIT_RUNTIME, cmd, "%s: is a directory", name);
-		if (!strcmp(arg, "-"))
-			*out = json_loadf(stdin, JSON_REJECT_DUPLICATES, &jerr);
-		else
-			*out = json_load_file(arg, JSON_REJECT_DUPLICATES, &jerr);
-		/* jansson quotes the input near the error: keep it printable */
-		cli_printable(jerr.text, err, sizeof(err));
-		if (!*out && jerr.line < 0) /* could not read the file at all */
-			return cli_cmd_error(AL_EXIT_RUNTIME, cmd, "%s: %s", name, err);
-		if (!*out)
-			return cli_cmd_error(AL_EXIT_RUNTIME, cmd, "%s: line %d, column %d: %s",
-					     name, jerr.line, jerr.column, err);
-		snprintf(source, source_size, "%s", strcmp(arg, "-") ? arg : "stdin");
-	}
-	if (al_doc_check(*out, err, sizeof(err))) {
-		json_decref(*out);
-		*out = NULL;
-		return cli_cmd_error(AL_EXIT_RUNTIME, cmd, "%s: %s", name, err);
-	}
-	return AL_EXIT_OK;
-}
-
-/* Render in with r in memory, then write it to path ("-" = stdout): 0 or -errno. */
-static int
-write_report(const struct al_reporter *r, const struct al_report_input *in, const char *path)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
-	int rc;
-
-	f = open_memstream(&buf, &len);
-	if (!f)
-		return -errno;
-	rc = r->write(in, f);
-	if (fclose(f) && !rc)
-		rc = -EIO;
 	if (!rc)
-		rc = al_doc_write_text(path, buf);
-	free(buf);
-	return rc;
+		return AL_EXIT_OK;
+	return cli_cmd_error(AL_EXIT_RUNTIME, cmd, "--json %s: %s", path, strerror(-rc));
 }
 
 int
@@ -140,9 +41,41 @@ cli_write_html(const char *cmd, const char *opt, const char *path, const struct 
 	char name[256];
 	int rc;
 
-	cli_printable(path, name, sizeof(name));
-	rc = write_report(&al_reporter_html, &ri, path);
+	al_text_term_safe(path, name, sizeof(name), sizeof(name));
+	rc = al_report_write_file(&al_reporter_html, &ri, path);
 	if (rc)
 		return cli_cmd_error(AL_EXIT_RUNTIME, cmd, "%s %s: %s", opt, name, strerror(-rc));
 	return AL_EXIT_OK;
+}
+
+int
+cli_finish(const struct cli_finish *f, int exit_code)
+{
+	bool to_stdout = f->json_path && !strcmp(f->json_path, "-");
+	const char *sep = f->sub ? ": " : "", *sub = f->sub ? f->sub : "";
+	const json_t *w;
+	size_t i;
+	int rc;
+
+	/* the warnings on stderr when the text does not show them */
+	if (f->warn && f->ri && (f->quiet || to_stdout))
+		json_array_foreach(json_object_get(f->ri->docs[0].doc, "warnings"), i, w)
+			cli_warn("%s", json_string_value(w));
+	if (f->ri && !to_stdout)
+		al_report_text_summary(f->ri, f->quiet, stdout);
+	fflush(stdout);
+	if (f->json_path && (rc = al_doc_write_text(f->json_path, f->text)))
+		exit_code = cli_cmd_error(AL_EXIT_RUNTIME, f->cmd, "%s%s--json %s: %s", sub, sep,
+					  f->json_path, strerror(-rc));
+	/* the database gets the very bytes --json wrote */
+	if (f->save && (rc = f->saver ? f->saver(f->ud, f->text)
+				      : cli_store_save_result(f->db_path, f->text, f->quiet)))
+		exit_code = rc; /* 4: a server out of reach */
+	if (f->html_path && f->ri &&
+	    cli_write_html(f->cmd, "--html", f->html_path, f->ri->docs, 1, NULL, NULL))
+		exit_code = AL_EXIT_RUNTIME;
+	if (f->threshold && exit_code == AL_EXIT_OK)
+		exit_code = cli_cmd_error(AL_EXIT_THRESHOLD, f->cmd, "%s%s%s", sub, sep,
+					  f->threshold);
+	return exit_code;
 }

@@ -1,150 +1,126 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "backend/backend.h"
 #include "core/clock.h"
 #include "core/units.h"
+#include "run/measure.h"
 #include "common-opts.h"
 #include "run-opts.h"
 
-#define SHORT_OPTS ":b:D:r:P:n:L:p:a:d:qvh"
-
-/* the shared options keep their ids (common-opts.h: CLI_OPT_*) */
+/* the shared options keep their ids (common-opts.h: CLI_OPT_*); ours that the setter sees */
 enum {
-	OPT_HTML = 256,
-	OPT_TRACE,
-	OPT_TRACE_THRESHOLD,
-	OPT_MAX_LATENCY,
-	OPT_MAX_INTERVAL,
-	OPT_FAIL_ON_XRUN,
-	OPT_DMA_LATENCY,
-	OPT_NO_HISTOGRAM,
-	OPT_CAPTURE,
-	OPT_DUPLEX,
-	OPT_MMAP,
-	OPT_NEAREST,
-	OPT_TONE,
-	OPT_FRAGMENTS,
+	OPT_FRAGMENTS = 256,
 	OPT_BLAME,
 	OPT_NO_BLAME,
-	OPT_LOAD_BASE = 512, /* + index into al_load_optdefs */
+	OPT_LOAD_OPT, /* one of al_load_optdefs, by its long name */
 };
 
-#define LONG_OPTS_MAX 96
+#define DEVICE_MAX (sizeof(((struct al_config *)0)->device) - 1)
+/* where the loop stores a value: a field of struct al_run_cli */
+#define TO(f_) AL_OPT_TO(struct al_run_cli, f_)
+#define FLAG(name_, help_, ...) { .name = (name_), .type = AL_OPT_FLAG, .help = (help_), __VA_ARGS__ }
 
-static const struct option run_opts[] = {
-	{ "backend", required_argument, NULL, 'b' },
-	{ "device", required_argument, NULL, 'D' },
-	{ "rate", required_argument, NULL, 'r' },
-	{ "period", required_argument, NULL, 'P' },
-	{ "periods", required_argument, NULL, 'n' },
-	{ "cpu-load", required_argument, NULL, 'L' },
-	{ "priority", required_argument, NULL, 'p' },
-	{ "affinity", required_argument, NULL, 'a' },
-	{ "duration", required_argument, NULL, 'd' },
-	{ "json", required_argument, NULL, CLI_OPT_JSON },
-	{ "html", required_argument, NULL, OPT_HTML },
-	{ "trace", no_argument, NULL, OPT_TRACE },
-	{ "trace-threshold", required_argument, NULL, OPT_TRACE_THRESHOLD },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "max-latency", required_argument, NULL, OPT_MAX_LATENCY },
-	{ "max-interval", required_argument, NULL, OPT_MAX_INTERVAL },
-	{ "fail-on-xrun", no_argument, NULL, OPT_FAIL_ON_XRUN },
-	{ "dma-latency", required_argument, NULL, OPT_DMA_LATENCY },
-	{ "no-histogram", no_argument, NULL, OPT_NO_HISTOGRAM },
-	{ "load", required_argument, NULL, CLI_OPT_LOAD },
-	{ "label", required_argument, NULL, CLI_OPT_LABEL },
-	{ "db", required_argument, NULL, CLI_OPT_DB },
-	{ "no-db", no_argument, NULL, CLI_OPT_NO_DB },
-	{ "capture", no_argument, NULL, OPT_CAPTURE },
-	{ "duplex", no_argument, NULL, OPT_DUPLEX },
-	{ "mmap", no_argument, NULL, OPT_MMAP },
-	{ "nearest", no_argument, NULL, OPT_NEAREST },
-	{ "tone", required_argument, NULL, OPT_TONE },
-	{ "fragments", required_argument, NULL, OPT_FRAGMENTS },
-	{ "blame", no_argument, NULL, OPT_BLAME },
-	{ "no-blame", no_argument, NULL, OPT_NO_BLAME },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+const struct al_optdef al_run_optdefs[] = {
+	AL_OPT_TEXT("usage: audiolat run [options]\n"
+		    "\n"
+		    "Play a stream of N periods x F frames and measure, every period, how late the\n"
+		    "audio thread woke (wake latency), the time between wake-ups (interval), how long\n"
+		    "its work took and how much audio was still queued; count xruns and lost periods.\n"
+		    "\n"
+		    "stream:\n"),
+	{ .id = 'b', .name = "backend", .short_name = 'b', .type = AL_OPT_SPEC, .arg = "NAME",
+	  .help = "sim (default: a simulated card, no hardware needed),\n"
+		  "alsa (an ALSA PCM), jack (a JACK or PipeWire client),\n"
+		  "pipewire (a node in PipeWire's graph, docs/pipewire.md),\n"
+		  "oss (/dev/dsp, ALSA's OSS emulation: blocking writes)" },
+	{ .name = "device", .short_name = 'D', .type = AL_OPT_SPEC, .arg = "NAME",
+	  .max_len = DEVICE_MAX, TO(cfg.device),
+	  .help = "alsa: the PCM (default 'default'; audiolat devices lists\n"
+		  "them); jack: the server (default $JACK_DEFAULT_SERVER);\n"
+		  "pipewire: the node to link to (target.object: its name,\n"
+		  "description or id; default the default sink/source);\n"
+		  "oss: the device file (default /dev/dsp)" },
+	{ .name = "rate", .short_name = 'r', .type = AL_OPT_INT, .arg = "HZ",
+	  .min = 1000, .max = 768000, TO(cfg.rate_hz), .help = "sample rate (default 48000)" },
+	{ .name = "period", .short_name = 'P', .type = AL_OPT_INT, .arg = "FRAMES",
+	  .min = 1, .max = 1048576, TO(cfg.period_frames), .help = "frames per period (default 64)" },
+	{ .name = "periods", .short_name = 'n', .type = AL_OPT_INT, .arg = "N",
+	  .min = 2, .max = 1024, TO(cfg.periods), .help = "periods in the buffer, >= 2 (default 3)" },
+	{ .id = OPT_FRAGMENTS, .name = "fragments", .type = AL_OPT_SPEC, .arg = "NxB",
+	  .help = "latencytest's form: N periods of B bytes of 16-bit\n"
+		  "stereo (3x256 = -n 3 -P 64)" },
+	{ .name = "cpu-load", .short_name = 'L', .type = AL_OPT_INT, .arg = "PCT",
+	  .min = 0, .max = 100, TO(cfg.cpu_load_pct), .help = "busy work per period, % of a period (default 80)" },
+	FLAG("capture", "record instead of play (alsa, jack, pipewire)", TO(cfg.capture)),
+	FLAG("duplex", "record and play (alsa, jack, pipewire)", TO(cfg.duplex)),
+	FLAG("mmap", "mmap transfers instead of read/write (alsa)", TO(cfg.mmap)),
+	FLAG("nearest", "take the rate and period the device gives (alsa, oss;\n"
+			"else a device that cannot come close is refused)", TO(cfg.nearest)),
+	{ .name = "tone", .type = AL_OPT_INT, .arg = "HZ", .min = 1, .max = 96000, TO(cfg.tone_hz),
+	  .help = "play a sine instead of silence, to hear the drop-outs\n"
+		  "(alsa, jack, pipewire)" },
+	FLAG("blame", "name the node(s) or client(s) that made each xrun and\n"
+				 "late cycle: pipewire, through its profiler (on by default\n"
+				 "where it loads, and then required); jack, the other\n"
+				 "clients' threads in an ftrace instance (root; also with\n"
+				 "--trace); --no-blame: leave it off", .id = OPT_BLAME),
+	FLAG("no-blame", NULL, .id = OPT_NO_BLAME),
+	AL_OPT_TEXT("scheduling:\n"),
+	CLI_SHARED(CLI_OPT_PRIORITY, TO(cfg.priority)),
+	{ .name = "affinity", .short_name = 'a', .type = AL_OPT_INT, .arg = "CPU",
+	  .min = 0, .max = 4095, TO(cfg.affinity_cpu), .help = "pin the audio thread to CPU" },
+	{ .name = "dma-latency", .type = AL_OPT_INT, .arg = "US",
+	  .min = 0, .max = 2000000000, TO(cfg.dma_latency_us),
+	  .help = "hold /dev/cpu_dma_latency at US microseconds for the run" },
+	AL_OPT_TEXT("run:\n"),
+	CLI_SHARED_AS(CLI_OPT_DURATION, NULL, "how long (default 10s; ns, us, ms, s, m, h; bare = s)",
+		      TO(cfg.duration_ns), AL_OPT_ALSO(struct al_run_cli, duration_given)),
+	{ .name = "max-latency", .type = AL_OPT_TIME, .arg = "TIME",
+	  .unit_ns = AL_NS_PER_US, TO(cfg.max_latency_ns),
+	  .help = "exit 3 when the max wake latency exceeds TIME (bare = us):\n"
+		  "per period due, a stall's missed periods included" },
+	{ .name = "max-interval", .type = AL_OPT_TIME, .arg = "TIME",
+	  .unit_ns = AL_NS_PER_US, TO(cfg.max_interval_ns),
+	  .help = "exit 3 when the longest interval between wake-ups\n"
+		  "exceeds TIME (bare = us)" },
+	FLAG("fail-on-xrun", "exit 3 when any xrun happened", TO(cfg.fail_on_xrun)),
+	FLAG("trace", "as root: explain wake latencies above the threshold from\n"
+				 "an ftrace instance on the audio thread's CPU (what ran,\n"
+				 "which IRQ or softirq, for how long; docs/trace.md)", TO(trace)),
+	{ .name = "trace-threshold", .type = AL_OPT_TIME, .arg = "TIME", .unit_ns = AL_NS_PER_US,
+	  TO(trace_threshold_ns), AL_OPT_ALSO(struct al_run_cli, trace),
+	  .help = "what counts as a spike (default half the buffer;\n"
+		  "bare = us; implies --trace)" },
+	AL_OPT_TEXT("load (docs/loads.md, audiolat load --help):\n"),
+	CLI_SHARED(CLI_OPT_LOAD, TO(cfg.load_spec)),
+	AL_OPT_LONGS(OPT_LOAD_OPT, al_load_optdefs,
+		      "      --load-policy, --load-nice, --load-cpus, --load-dir, --direct, --file-size,\n"
+		      "      --workers, --mem-size, --groups, --fds, --loops, --datasize, --pipe,\n"
+		      "      --threads, --rt-period, --rt-run, --rt-prio: the load options of\n"
+		      "                         audiolat load, by their long names\n"),
+	AL_OPT_TEXT("output:\n"),
+	CLI_SHARED_AS(CLI_OPT_JSON, NULL, "write the audiolat.run/2 JSON result (- = stdout, and\n"
+					  "then no text report)", TO(json_path)),
+	{ .name = "html", .type = AL_OPT_FILE, .arg = "FILE", TO(html_path),
+	  .help = "write the HTML report with plots (as audiolat report)" },
+	CLI_SHARED(CLI_OPT_QUIET, TO(quiet)),
+	FLAG("verbose", "list every xrun", .short_name = 'v', TO(verbose)),
+	FLAG("no-histogram", "leave out the ASCII histogram", TO(no_histogram)),
+	CLI_SHARED(CLI_OPT_LABEL, TO(cfg.label)),
+	CLI_SHARED(CLI_OPT_HELP, TO(help)),
+	AL_OPT_TEXT("results database (docs/store.md; every run is saved):\n"),
+	CLI_SHARED_AS(CLI_OPT_DB, NULL, "save the result here (default\n"
+					"$XDG_DATA_HOME/audiolat/results.db)", TO(db_path)),
+	CLI_SHARED(CLI_OPT_NO_DB, TO(no_db)),
+	AL_OPT_TEXT("\n"
+		    "exit status: 0 done, 1 runtime error, 2 usage error, 3 threshold exceeded,\n"
+		    "4 backend or device unavailable\n"),
+	AL_OPT_END,
 };
-
-const char al_run_help[] =
-	"usage: audiolat run [options]\n"
-	"\n"
-	"Play a stream of N periods x F frames and measure, every period, how late the\n"
-	"audio thread woke (wake latency), the time between wake-ups (interval), how long\n"
-	"its work took and how much audio was still queued; count xruns and lost periods.\n"
-	"\n"
-	"stream:\n"
-	"  -b, --backend NAME     sim (default: a simulated card, no hardware needed),\n"
-	"                         alsa (an ALSA PCM), jack (a JACK or PipeWire client),\n"
-	"                         pipewire (a node in PipeWire's graph, docs/pipewire.md),\n"
-	"                         oss (/dev/dsp, ALSA's OSS emulation: blocking writes)\n"
-	"  -D, --device NAME      alsa: the PCM (default 'default'; audiolat devices lists\n"
-	"                         them); jack: the server (default $JACK_DEFAULT_SERVER);\n"
-	"                         pipewire: the node to link to (target.object: its name,\n"
-	"                         description or id; default the default sink/source);\n"
-	"                         oss: the device file (default /dev/dsp)\n"
-	"  -r, --rate HZ          sample rate (default 48000)\n"
-	"  -P, --period FRAMES    frames per period (default 64)\n"
-	"  -n, --periods N        periods in the buffer, >= 2 (default 3)\n"
-	"      --fragments NxB    latencytest's form: N periods of B bytes of 16-bit\n"
-	"                         stereo (3x256 = -n 3 -P 64)\n"
-	"  -L, --cpu-load PCT     busy work per period, % of a period (default 80)\n"
-	"      --capture          record instead of play (alsa, jack, pipewire)\n"
-	"      --duplex           record and play (alsa, jack, pipewire)\n"
-	"      --mmap             mmap transfers instead of read/write (alsa)\n"
-	"      --nearest          take the rate and period the device gives (alsa, oss;\n"
-	"                         else a device that cannot come close is refused)\n"
-	"      --tone HZ          play a sine instead of silence, to hear the drop-outs\n"
-	"                         (alsa, jack, pipewire)\n"
-	"      --blame            pipewire: name the node(s) that made each xrun and late\n"
-	"                         cycle (PipeWire's profiler; on by default where it\n"
-	"                         loads, and then required); --no-blame: leave it off\n"
-	"scheduling:\n"
-	"  -p, --priority PRIO    SCHED_FIFO priority 1..99, 0 = SCHED_OTHER (default 80)\n"
-	"  -a, --affinity CPU     pin the audio thread to CPU\n"
-	"      --dma-latency US   hold /dev/cpu_dma_latency at US microseconds for the run\n"
-	"run:\n"
-	"  -d, --duration TIME    how long (default 10s; ns, us, ms, s, m, h; bare = s)\n"
-	"      --max-latency TIME exit 3 when the max wake latency exceeds TIME (bare = us):\n"
-	"                         per period due, a stall's missed periods included\n"
-	"      --max-interval TIME exit 3 when the longest interval between wake-ups\n"
-	"                         exceeds TIME (bare = us)\n"
-	"      --fail-on-xrun     exit 3 when any xrun happened\n"
-	"      --trace            as root: explain wake latencies above the threshold from\n"
-	"                         an ftrace instance on the audio thread's CPU (what ran,\n"
-	"                         which IRQ or softirq, for how long; docs/trace.md)\n"
-	"      --trace-threshold TIME  what counts as a spike (default half the buffer;\n"
-	"                         bare = us; implies --trace)\n"
-	"load (docs/loads.md, audiolat load --help):\n"
-	"      --load SPEC        run through load phases: idle:10s,hackbench:30s,...;\n"
-	"                         '+' combines loads; presets latencytest, latencytest-short;\n"
-	"                         a phase without a time gets an equal share of -d\n"
-	"      --load-policy, --load-nice, --load-cpus, --load-dir, --direct, --file-size,\n"
-	"      --workers, --mem-size, --groups, --fds, --loops, --datasize, --pipe,\n"
-	"      --threads, --rt-period, --rt-run, --rt-prio: the load options of\n"
-	"                         audiolat load, by their long names\n"
-	"output:\n"
-	"      --json FILE|-      write the audiolat.run/2 JSON result (- = stdout, and\n"
-	"                         then no text report)\n"
-	"      --html FILE        write the HTML report with plots (as audiolat report)\n"
-	"  -q, --quiet            no status line, only the summary line\n"
-	"  -v, --verbose          list every xrun\n"
-	"      --no-histogram     leave out the ASCII histogram\n"
-	"      --label TEXT       name the result (in the JSON, the database, comparisons)\n"
-	"  -h, --help             this text\n"
-	"results database (docs/store.md; every run is saved):\n"
-	"      --db PATH          save the result here (default\n"
-	"                         $XDG_DATA_HOME/audiolat/results.db)\n"
-	"      --no-db            do not save the result\n"
-	"\n"
-	"exit status: 0 done, 1 runtime error, 2 usage error, 3 threshold exceeded,\n"
-	"4 backend or device unavailable\n";
 
 static int
 bad(char *err, size_t size, const char *fmt, const char *opt, const char *arg)
@@ -153,327 +129,102 @@ bad(char *err, size_t size, const char *fmt, const char *opt, const char *arg)
 	return -EINVAL;
 }
 
-static int
-num(const char *opt, const char *arg, long min, long max, long *out, char *err, size_t size)
-{
-	int rc = al_parse_long(arg, min, max, out);
-
-	if (rc == -EINVAL)
-		return bad(err, size, "%s: '%s' is not a whole number", opt, arg);
-	if (rc) {
-		snprintf(err, size, "%s: '%s' is not in %ld..%ld", opt, arg, min, max);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int
-dur(const char *opt, const char *arg, int64_t unit_ns, int64_t *out, char *err, size_t size)
-{
-	int rc = al_parse_duration_ns(arg, unit_ns, out);
-
-	if (rc == -ERANGE)
-		return bad(err, size, "%s: '%s' is too large", opt, arg);
-	if (rc)
-		return bad(err, size,
-			   "%s: '%s' is not a duration (a number with ns, us, ms, s, m or h)", opt,
-			   arg);
-	return 0;
-}
-
-/*
- * --fragments NxBYTES (latencytest's "3x256"): N periods of BYTES bytes of
- * 16-bit stereo, 4 bytes a frame.
- */
-static int
-parse_fragments(const char *arg, struct al_config *c, char *err, size_t err_size)
-{
-	const char *x = strchr(arg, 'x');
-	char n_text[16];
-	long n, bytes;
-
-	if (!x || x == arg || (size_t)(x - arg) >= sizeof(n_text))
-		return bad(err, err_size, "%s: '%s' is not NxBYTES (e.g. 3x256)", "--fragments", arg);
-	memcpy(n_text, arg, (size_t)(x - arg));
-	n_text[x - arg] = '\0';
-	if (al_parse_long(n_text, 2, 1024, &n) || al_parse_long(x + 1, 4, 4194304, &bytes))
-		return bad(err, err_size, "%s: '%s' is not NxBYTES with N 2..1024 and BYTES "
-			   "4..4194304", "--fragments", arg);
-	if (bytes % 4)
-		return bad(err, err_size, "%s: '%s': BYTES is not whole 16-bit stereo frames "
-			   "(a multiple of 4)", "--fragments", arg);
-	c->periods = (int)n;
-	c->period_frames = bytes / 4;
-	return 0;
-}
-
-/* A shared option (common-opts.h), checked there, into its place in p. */
-static int
-set_common(struct al_run_cli *p, int id, const char *arg, char *err, size_t err_size)
-{
-	struct al_config *c = &p->cfg;
-	struct cli_common com;
-	int rc;
-
-	memset(&com, 0, sizeof(com));
-	rc = cli_common_set(&com, id, arg, err, err_size);
-	if (rc)
-		return rc;
-	switch (id) {
-	case CLI_OPT_PRIORITY:
-		c->priority = com.priority;
-		break;
-	case CLI_OPT_DURATION:
-		c->duration_ns = com.duration_ns;
-		p->duration_given = true;
-		break;
-	case CLI_OPT_QUIET:
-		p->quiet = true;
-		break;
-	case CLI_OPT_LOAD:
-		p->load_spec = arg;
-		snprintf(c->load_spec, sizeof(c->load_spec), "%s", arg);
-		break;
-	case CLI_OPT_JSON:
-		p->json_path = arg;
-		break;
-	case CLI_OPT_LABEL:
-		snprintf(c->label, sizeof(c->label), "%s", arg);
-		break;
-	case CLI_OPT_DB:
-		p->db_path = arg;
-		break;
-	case CLI_OPT_NO_DB:
-		p->no_db = true;
-		break;
-	}
-	return 0;
-}
-
-/* The stream options the chosen backend cannot honour. */
-static int
-check_stream_opts(const struct al_backend_ops *ops, const struct al_config *c, char *err,
-		  size_t err_size)
-{
-	const char *opt = al_backend_refuses(ops, c);
-
-	if (opt)
-		return bad(err, err_size, "%s: not with the %s backend", opt, c->backend);
-	if (c->capture && c->duplex)
-		return bad(err, err_size, "%s: not with %s", "--capture", "--duplex");
-	if (c->capture && c->tone_hz)
-		return bad(err, err_size, "%s: not with %s (nothing is played)", "--tone",
-			   "--capture");
-	if (c->blame > 0 && !al_backend_can(ops, AL_CAP_BLAME))
-		return bad(err, err_size, "%s: not with the %s backend", "--blame", c->backend);
-	/* a callback backend's rate is its server's: checked when it is known */
-	if (c->tone_hz && c->tone_hz * 2 >= c->rate_hz &&
-	    !al_backend_can(ops, AL_CAP_CALLBACK)) {
-		snprintf(err, err_size, "--tone: %d Hz is not below half the rate (%lld Hz)",
-			 c->tone_hz, (long long)c->rate_hz);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-int
-al_run_check_opts(const struct al_run_cli *p, char *err, size_t err_size)
-{
-	return check_stream_opts(p->backend, &p->cfg, err, err_size);
-}
-
 int
 al_run_parse_args(int argc, char **argv, struct al_run_cli *p, char *err, size_t err_size)
 {
 	int rc = al_run_parse_opts(argc, argv, p, err, err_size);
 
-	return rc || p->help ? rc : al_run_check_opts(p, err, err_size);
+	return rc || p->help ? rc : al_backend_check_config(p->backend, &p->cfg, err, err_size);
+}
+
+/* What the table cannot store itself (TO): the backend, --fragments, --blame, the loads'. */
+static int
+run_set(void *ctx, const struct al_opt_hit *h, char *err, size_t err_size)
+{
+	struct al_run_cli *p = ctx;
+	struct al_config *c = &p->cfg;
+
+	switch (h->id) {
+	case 'b':
+		p->backend = al_backend_find(h->arg);
+		if (!p->backend)
+			return bad(err, err_size, "%s: unknown backend '%s'", "-b/--backend", h->arg);
+		snprintf(c->backend, sizeof(c->backend), "%s", h->arg);
+		break;
+	case OPT_FRAGMENTS:
+		return al_parse_fragments(h->arg, &c->periods, &c->period_frames, err, err_size);
+	case OPT_BLAME:
+	case OPT_NO_BLAME:
+		c->blame = h->id == OPT_BLAME ? 1 : -1;
+		break;
+	case OPT_LOAD_OPT:
+		return al_load_opt_set(&p->load_opts, h->def->name, h->arg, err, err_size) ? -EINVAL
+											    : 0;
+	case CLI_OPT_LOAD:
+		p->load_spec = h->arg;
+		break;
+	}
+	return 0;
+}
+
+char **
+al_run_argv_new(int argc, char **argv, int *run_argc)
+{
+	size_t room = 2; /* "run" and the NULL */
+	char **run_argv;
+
+	for (int i = 1; i < argc; i++)
+		room += strlen(argv[i]) + 1;
+	run_argv = calloc(room, sizeof(*run_argv));
+	*run_argc = 0;
+	if (run_argv)
+		run_argv[(*run_argc)++] = "run";
+	return run_argv;
+}
+
+int
+al_run_take(struct al_run_cli *p, char **run_argv, int *run_argc, const struct al_opt_hit *h,
+	    char *err, size_t err_size)
+{
+	for (int i = 0; i < h->n_tok; i++)
+		run_argv[(*run_argc)++] = (char *)h->tok[i];
+	return run_set(p, h, err, err_size);
+}
+
+void
+al_run_cli_init(struct al_run_cli *p)
+{
+	memset(p, 0, sizeof(*p));
+	al_config_defaults(&p->cfg);
+	p->backend = al_backend_find(p->cfg.backend);
+	al_load_opts_init(&p->load_opts);
+}
+
+void
+al_run_cli_measure(const struct al_run_cli *p, struct al_measure *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->o.cfg = p->cfg;
+	m->o.backend = p->backend;
+	m->o.trace = p->trace;
+	m->o.trace_threshold_ns = p->trace_threshold_ns;
+	m->load_spec = p->load_spec;
+	m->load_opts = &p->load_opts;
+	m->measure = p->measure;
+	m->measure_ud = p->measure_ud;
 }
 
 int
 al_run_parse_opts(int argc, char **argv, struct al_run_cli *p, char *err, size_t err_size)
 {
-	struct option long_opts[LONG_OPTS_MAX];
-	struct al_config *c = &p->cfg;
-	size_t n_opts = 0, i;
-	int opt, rc = 0;
-	long v;
+	int first, rc;
 
-	/* our options, then every load option by its long name */
-	for (i = 0; run_opts[i].name; i++)
-		long_opts[n_opts++] = run_opts[i];
-	for (i = 0; al_load_optdefs[i].name && n_opts + 1 < LONG_OPTS_MAX; i++)
-		long_opts[n_opts++] = (struct option){
-			al_load_optdefs[i].name,
-			al_load_optdefs[i].has_arg ? required_argument : no_argument, NULL,
-			OPT_LOAD_BASE + (int)i,
-		};
-	long_opts[n_opts] = (struct option){ NULL, 0, NULL, 0 };
-
-	memset(p, 0, sizeof(*p));
-	snprintf(c->backend, sizeof(c->backend), "sim");
-	p->backend = al_backend_find(c->backend);
-	c->rate_hz = 48000;
-	c->period_frames = 64;
-	c->periods = 3;
-	c->cpu_load_pct = 80;
-	c->priority = 80;
-	c->affinity_cpu = -1;
-	c->duration_ns = 10 * AL_NS_PER_SEC;
-	c->dma_latency_us = -1;
-	al_load_opts_init(&p->load_opts);
-	err[0] = '\0';
-
-	optind = 0; /* full reset: the parser may run more than once (tests) */
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, SHORT_OPTS, long_opts, NULL)) != -1) {
-		switch (opt) {
-		case 'b':
-			p->backend = al_backend_find(optarg);
-			if (!p->backend)
-				return bad(err, err_size, "%s: unknown backend '%s'", "-b/--backend",
-					   optarg);
-			snprintf(c->backend, sizeof(c->backend), "%s", optarg);
-			break;
-		case 'D':
-			if (strlen(optarg) >= sizeof(c->device))
-				return bad(err, err_size, "%s: '%s' is too long", "-D/--device", optarg);
-			snprintf(c->device, sizeof(c->device), "%s", optarg);
-			break;
-		case 'r':
-			rc = num("-r/--rate", optarg, 1000, 768000, &v, err, err_size);
-			if (!rc)
-				c->rate_hz = v;
-			break;
-		case 'P':
-			rc = num("-P/--period", optarg, 1, 1048576, &v, err, err_size);
-			if (!rc)
-				c->period_frames = v;
-			break;
-		case 'n':
-			rc = num("-n/--periods", optarg, 2, 1024, &v, err, err_size);
-			if (!rc)
-				c->periods = (int)v;
-			break;
-		case OPT_FRAGMENTS:
-			rc = parse_fragments(optarg, c, err, err_size);
-			break;
-		case 'L':
-			rc = num("-L/--cpu-load", optarg, 0, 100, &v, err, err_size);
-			if (!rc)
-				c->cpu_load_pct = (int)v;
-			break;
-		case CLI_OPT_PRIORITY:
-		case CLI_OPT_DURATION:
-		case CLI_OPT_QUIET:
-		case CLI_OPT_LOAD:
-		case CLI_OPT_JSON:
-		case CLI_OPT_LABEL:
-		case CLI_OPT_DB:
-		case CLI_OPT_NO_DB:
-			rc = set_common(p, opt, optarg, err, err_size);
-			break;
-		case 'a':
-			rc = num("-a/--affinity", optarg, 0, 4095, &v, err, err_size);
-			if (!rc)
-				c->affinity_cpu = (int)v;
-			break;
-		case OPT_TRACE:
-			p->trace = true;
-			break;
-		case OPT_TRACE_THRESHOLD:
-			rc = dur("--trace-threshold", optarg, AL_NS_PER_US, &p->trace_threshold_ns,
-				 err, err_size);
-			if (!rc && p->trace_threshold_ns <= 0)
-				return bad(err, err_size, "%s: '%s' must be longer than zero",
-					   "--trace-threshold", optarg);
-			p->trace = true;
-			break;
-		case OPT_HTML:
-			if (!optarg[0] || !strcmp(optarg, "-"))
-				return bad(err, err_size, "%s: '%s' is not a file name", "--html",
-					   optarg);
-			p->html_path = optarg;
-			break;
-		case 'v':
-			p->verbose = true;
-			break;
-		case OPT_MAX_LATENCY:
-			rc = dur("--max-latency", optarg, AL_NS_PER_US, &c->max_latency_ns, err,
-				 err_size);
-			if (!rc && c->max_latency_ns <= 0)
-				return bad(err, err_size, "%s: '%s' must be longer than zero",
-					   "--max-latency", optarg);
-			break;
-		case OPT_MAX_INTERVAL:
-			rc = dur("--max-interval", optarg, AL_NS_PER_US, &c->max_interval_ns, err,
-				 err_size);
-			if (!rc && c->max_interval_ns <= 0)
-				return bad(err, err_size, "%s: '%s' must be longer than zero",
-					   "--max-interval", optarg);
-			break;
-		case OPT_FAIL_ON_XRUN:
-			c->fail_on_xrun = true;
-			break;
-		case OPT_DMA_LATENCY:
-			rc = num("--dma-latency", optarg, 0, 2000000000, &v, err, err_size);
-			if (!rc)
-				c->dma_latency_us = (int)v;
-			break;
-		case OPT_NO_HISTOGRAM:
-			p->no_histogram = true;
-			break;
-		case OPT_CAPTURE:
-			c->capture = true;
-			break;
-		case OPT_DUPLEX:
-			c->duplex = true;
-			break;
-		case OPT_MMAP:
-			c->mmap = true;
-			break;
-		case OPT_NEAREST:
-			c->nearest = true;
-			break;
-		case OPT_BLAME:
-			c->blame = 1;
-			break;
-		case OPT_NO_BLAME:
-			c->blame = -1;
-			break;
-		case OPT_TONE:
-			rc = num("--tone", optarg, 1, 96000, &v, err, err_size);
-			if (!rc)
-				c->tone_hz = (int)v;
-			break;
-		case 'h':
-			p->help = true;
-			return 0;
-		case OPT_LOAD_BASE ... OPT_LOAD_BASE + LONG_OPTS_MAX:
-			rc = al_load_opt_set(&p->load_opts, al_load_optdefs[opt - OPT_LOAD_BASE].name,
-					     optarg, err, err_size);
-			if (rc) {
-				if (!err[0])
-					snprintf(err, err_size, "--%s: bad value",
-						 al_load_optdefs[opt - OPT_LOAD_BASE].name);
-				return -EINVAL;
-			}
-			break;
-		case ':':
-			return bad(err, err_size, "%s%s: needs a value", "option ",
-				   argv[optind - 1]);
-		default:
-			/* an unknown letter inside a cluster ("-qXv"): name the letter */
-			if (optopt > 0 && optopt < 256 && !strchr(SHORT_OPTS, optopt)) {
-				snprintf(err, err_size, "unknown option '-%c'", optopt);
-				return -EINVAL;
-			}
-			return bad(err, err_size, "%s'%s'", "unknown option ", argv[optind - 1]);
-		}
-		if (rc)
-			return rc;
-	}
-	if (optind < argc)
-		return bad(err, err_size, "%s'%s'", "unexpected argument ", argv[optind]);
+	al_run_cli_init(p);
+	rc = al_opts_parse(al_run_optdefs, argc, argv, run_set, p, &first, NULL, err,
+			   err_size);
+	if (rc || p->help)
+		return rc;
+	if (first < argc)
+		return bad(err, err_size, "%s'%s'", "unexpected argument ", argv[first]);
 	return 0;
 }

@@ -8,9 +8,11 @@
 
 #include "core/result.h"
 #include "load/load.h"
+#include "common-opts.h"
 
 struct al_backend_ops;
 struct al_run_opts;
+
 
 struct al_run_cli {
 	struct al_config cfg;
@@ -43,14 +45,41 @@ struct al_run_cli {
 int al_run_parse_args(int argc, char **argv, struct al_run_cli *p, char *err, size_t err_size);
 
 /*
- * The two halves of it: the options one by one, then what they ask of the
- * backend together (its caps, --tone below half the rate). sweep parses
- * once and checks every configuration it patches in.
+ * Its first half: the options one by one; the second is what they ask of
+ * the backend together, al_backend_check_config() (backend/backend.h),
+ * which sweep and monitor call too, for every configuration.
  */
 int al_run_parse_opts(int argc, char **argv, struct al_run_cli *p, char *err, size_t err_size);
-int al_run_check_opts(const struct al_run_cli *p, char *err, size_t err_size);
 
-/* The --help text. */
-extern const char al_run_help[];
+/*
+ * run's options (core/opts.h), most stored into struct al_run_cli by the
+ * table itself: parsed by al_opts_parse(); with its usage and prose, the
+ * whole --help (al_opts_help() at column 25); sweep and monitor include
+ * them (AL_OPT_INCLUDE at their al_run_cli).
+ */
+extern const struct al_optdef al_run_optdefs[];
+
+/*
+ * The pieces of al_run_parse_opts(), for a subcommand that includes run's
+ * options (sweep, monitor): al_run_cli_init(), the defaults; their tokens
+ * as given, for the runs' command lines: al_run_argv_new() makes the room
+ * (argv[0] "run", then at most one token per byte of argv: a letter of a
+ * cluster comes alone, "-vvd5s" is four), NULL-terminated, or NULL (no
+ * memory; free() it); al_run_take() adds h's tokens at
+ * run_argv[*run_argc] and does to p what one option of al_run_optdefs
+ * (checked by its type and stored already) still does.
+ */
+void al_run_cli_init(struct al_run_cli *p);
+
+/*
+ * The measurement p asks for into m (cleared first): its configuration,
+ * backend, trace, --load and who measures; the stop flag and the status
+ * line are the caller's.
+ */
+struct al_measure;
+void al_run_cli_measure(const struct al_run_cli *p, struct al_measure *m);
+char **al_run_argv_new(int argc, char **argv, int *run_argc);
+int al_run_take(struct al_run_cli *p, char **run_argv, int *run_argc, const struct al_opt_hit *h,
+		char *err, size_t err_size);
 
 #endif

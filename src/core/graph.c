@@ -20,9 +20,17 @@ al_node_status_name(int status)
 		return "finished";
 	case AL_NODE_INACTIVE:
 		return "inactive";
+	case AL_NODE_PREEMPTING:
+		return "preempting";
 	default:
 		return "unknown";
 	}
+}
+
+const char *
+al_cause_kind_name(int kind)
+{
+	return kind == AL_CAUSE_IRQ ? "irq" : kind == AL_CAUSE_SOFTIRQ ? "softirq" : "task";
 }
 
 void
@@ -230,6 +238,57 @@ keep_pending(struct al_graph *g, const struct al_late_cycle *lc)
 		g->pending[g->n_pending++] = idx;
 }
 
+/* The followers that had not finished by the deadline of a late cycle: its causes. */
+static void
+charge_followers(struct al_graph *g, const struct al_graph_point *p, struct al_late_cycle *lc,
+		 int64_t start_ns, int64_t deadline_ns, bool complete, bool late_start)
+{
+	int i;
+
+	for (i = 0; i < p->n_followers; i++) {
+		const struct al_graph_block *b = &p->followers[i];
+		const struct al_graph_node *n;
+		struct al_graph_cause c = { .id = b->id, .status = b->status };
+
+		if (!is_cause(b, start_ns, deadline_ns, complete))
+			continue;
+		/*
+		 * A cycle the driver began late (a driver catching up
+		 * after its server stopped runs them back to back): a
+		 * node still waiting for the CPU in it waited for the
+		 * driver's lateness, not its own.
+		 */
+		if (late_start && b->status == AL_NODE_TRIGGERED)
+			continue;
+		snprintf(c.name, sizeof(c.name), "%s", b->name ? b->name : "");
+		c.self = g->self_id && b->id == g->self_id;
+		if (b->status == AL_NODE_TRIGGERED) {
+			c.wait_ns = -1;
+			c.busy_ns = 0;
+			c.busy_open = true;
+		} else if (!complete) {
+			/* still running: its finish comes in a later point */
+			c.wait_ns = b->signal_ns > 0 ? b->awake_ns - b->signal_ns : -1;
+			c.busy_ns = deadline_ns - b->awake_ns;
+			c.busy_open = true;
+		} else {
+			c.status = b->awake_ns > deadline_ns ? AL_NODE_TRIGGERED : AL_NODE_AWAKE;
+			c.wait_ns = b->awake_ns - b->signal_ns;
+			c.busy_ns = b->finish_ns - b->awake_ns;
+			if (b->finish_ns - deadline_ns > lc->late_ns)
+				lc->late_ns = b->finish_ns - deadline_ns;
+		}
+		/* an open run seen before this point: its true awake */
+		n = al_graph_node_of(g, b->id);
+		if (c.busy_open && n && n->open_awake_ns && b->status == AL_NODE_AWAKE) {
+			c.wait_ns = n->open_signal_ns > 0 ? n->open_awake_ns - n->open_signal_ns
+							  : -1;
+			c.busy_ns = deadline_ns - n->open_awake_ns;
+		}
+		add_cause(g, lc, &c);
+	}
+}
+
 void
 al_graph_add_point(struct al_graph *g, const struct al_graph_point *p)
 {
@@ -313,48 +372,7 @@ al_graph_add_point(struct al_graph *g, const struct al_graph_point *p)
 				lc->late_ns = end_ns - deadline_ns;
 			if (complete)
 				lc->end_ns = end_ns;
-			for (i = 0; i < p->n_followers; i++) {
-				const struct al_graph_block *b = &p->followers[i];
-				const struct al_graph_node *n;
-				struct al_graph_cause c = { .id = b->id, .status = b->status };
-
-				if (!is_cause(b, start_ns, deadline_ns, complete))
-					continue;
-				/*
-				 * A cycle the driver began late (a driver catching up
-				 * after its server stopped runs them back to back): a
-				 * node still waiting for the CPU in it waited for the
-				 * driver's lateness, not its own.
-				 */
-				if (late_start && b->status == AL_NODE_TRIGGERED)
-					continue;
-				snprintf(c.name, sizeof(c.name), "%s", b->name ? b->name : "");
-				c.self = g->self_id && b->id == g->self_id;
-				if (b->status == AL_NODE_TRIGGERED) {
-					c.wait_ns = -1;
-					c.busy_ns = 0;
-					c.busy_open = true;
-				} else if (!complete) {
-					/* still running: its finish comes in a later point */
-					c.wait_ns = b->signal_ns > 0 ? b->awake_ns - b->signal_ns : -1;
-					c.busy_ns = deadline_ns - b->awake_ns;
-					c.busy_open = true;
-				} else {
-					c.status = b->awake_ns > deadline_ns ? AL_NODE_TRIGGERED : AL_NODE_AWAKE;
-					c.wait_ns = b->awake_ns - b->signal_ns;
-					c.busy_ns = b->finish_ns - b->awake_ns;
-					if (b->finish_ns - deadline_ns > lc->late_ns)
-						lc->late_ns = b->finish_ns - deadline_ns;
-				}
-				/* an open run seen before this point: its true awake */
-				n = al_graph_node_of(g, b->id);
-				if (c.busy_open && n && n->open_awake_ns && b->status == AL_NODE_AWAKE) {
-					c.wait_ns = n->open_signal_ns > 0 ? n->open_awake_ns - n->open_signal_ns
-									  : -1;
-					c.busy_ns = deadline_ns - n->open_awake_ns;
-				}
-				add_cause(g, lc, &c);
-			}
+			charge_followers(g, p, lc, start_ns, deadline_ns, complete, late_start);
 		}
 	}
 	if (late_start) {

@@ -48,9 +48,21 @@ enum al_node_status {
 	AL_NODE_AWAKE = 2,         /* running */
 	AL_NODE_FINISHED = 3,
 	AL_NODE_INACTIVE = 4,
+	/* not a node: a task that held a node's CPU while it ran (JACK blame, docs/jack.md) */
+	AL_NODE_PREEMPTING = 5,
 };
 
 const char *al_node_status_name(int status);
+
+/* What a cause is: a task (every node, and the tasks preempting a JACK client), or an
+ * interrupt that held a JACK client's CPU (docs/jack.md). */
+enum al_cause_kind {
+	AL_CAUSE_TASK = 0,
+	AL_CAUSE_IRQ = 1,      /* id: the IRQ number (-1: an x86 vector), name: its handler */
+	AL_CAUSE_SOFTIRQ = 2,  /* id: the vector, name: "NET_RX", ... */
+};
+
+const char *al_cause_kind_name(int kind);
 
 /* One node in one point: times on CLOCK_MONOTONIC, 0 when never. */
 struct al_graph_block {
@@ -87,6 +99,7 @@ struct al_graph_cause {
 	bool busy_open;        /* its finish was not seen (the run ended first) */
 	bool self;             /* the measuring node itself */
 	bool driver;           /* the driver (a cycle that began late) */
+	int kind;              /* AL_CAUSE_* */
 };
 
 enum al_late_kind {

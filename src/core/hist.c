@@ -170,21 +170,28 @@ clamp(const struct al_hist *h, int64_t v)
 	return v;
 }
 
+uint64_t
+al_quantile_rank(uint64_t count, double q, int64_t min_ns, int64_t max_ns, int64_t *v_ns)
+{
+	uint64_t rank;
+
+	*v_ns = !count ? 0 : !(q > 0) ? min_ns : max_ns;
+	if (!count || !(q > 0) || q >= 1)
+		return 0;
+	rank = (uint64_t)ceil(q * (double)count);
+	return rank < 1 ? 1 : rank;
+}
+
 int64_t
 al_hist_quantile(const struct al_hist *h, double q)
 {
 	uint64_t rank, seen;
+	int64_t v;
 	int i;
 
-	if (!h->count)
-		return 0;
-	if (q <= 0)
-		return h->min_ns;
-	if (q >= 1)
-		return h->max_ns;
-	rank = (uint64_t)ceil(q * (double)h->count);
-	if (rank < 1)
-		rank = 1;
+	rank = al_quantile_rank(h->count, q, h->min_ns, h->max_ns, &v);
+	if (!rank)
+		return v;
 	seen = h->underflow;
 	if (seen >= rank)
 		return h->min_ns;

@@ -140,4 +140,13 @@ void al_hist_foreach(const struct al_hist *h, al_hist_bucket_fn fn, void *ud);
  */
 int64_t al_hist_quantile(const struct al_hist *h, double q);
 
+/*
+ * The nearest rank of quantile q among count values, for any histogram
+ * (this one, a document's): ceil(q * count), at least 1, to walk the
+ * buckets up to; or 0 when no walk is needed, the answer then in *v_ns: 0
+ * when empty, min_ns for q <= 0 (or not a number), max_ns for q >= 1.
+ */
+uint64_t al_quantile_rank(uint64_t count, double q, int64_t min_ns, int64_t max_ns,
+			  int64_t *v_ns);
+
 #endif

@@ -47,6 +47,21 @@ al_period_stats_merge(struct al_period_stats *dst, const struct al_period_stats 
 	al_hist_merge(&dst->work_ns, &src->work_ns);
 }
 
+void
+al_config_defaults(struct al_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	snprintf(c->backend, sizeof(c->backend), "sim");
+	c->rate_hz = 48000;
+	c->period_frames = 64;
+	c->periods = 3;
+	c->cpu_load_pct = 80;
+	c->priority = 80;
+	c->affinity_cpu = -1;
+	c->duration_ns = 10 * AL_NS_PER_SEC;
+	c->dma_latency_us = -1;
+}
+
 int
 al_result_alloc(struct al_result *r, const struct al_config *cfg, size_t n_phases,
 		size_t xrun_cap)
@@ -464,14 +479,19 @@ al_result_finish(struct al_result *r)
 }
 
 void
+al_warnings_vadd(char w[][AL_WARN_LEN], int *n, const char *fmt, va_list ap)
+{
+	if (*n < AL_WARN_MAX)
+		vsnprintf(w[(*n)++], AL_WARN_LEN, fmt, ap);
+}
+
+void
 al_result_warn(struct al_result *r, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (r->n_warnings >= AL_WARN_MAX)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(r->warnings[r->n_warnings++], AL_WARN_LEN, fmt, ap);
+	al_warnings_vadd(r->warnings, &r->n_warnings, fmt, ap);
 	va_end(ap);
 }
 
@@ -522,4 +542,22 @@ al_stats_within_pct_per_wakeup(const struct al_period_stats *st, int ms)
 	if (!st->interval_ns.count)
 		return NAN;
 	return 100.0 * (double)n / (double)st->interval_ns.count;
+}
+
+void
+al_check_tally(const struct al_syscheck *c, int n, struct al_check_tally *t)
+{
+	int i;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < n; i++) {
+		if (!strcmp(c[i].status, "ok"))
+			t->ok++;
+		else if (!strcmp(c[i].status, "warn"))
+			t->warn++;
+		else if (!strcmp(c[i].status, "fail"))
+			t->fail++;
+		else
+			t->skip++;
+	}
 }

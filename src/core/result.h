@@ -8,6 +8,7 @@
 #ifndef AL_CORE_RESULT_H
 #define AL_CORE_RESULT_H
 
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -21,6 +22,9 @@
 #define AL_LOAD_DESC_MAX 512
 #define AL_WARN_MAX 8
 #define AL_WARN_LEN 160
+
+/* cfg.duration_ns for a run that lasts until it is stopped (about 100 years) */
+#define AL_RUN_FOREVER_NS (100LL * 365 * 24 * 3600 * 1000000000LL)
 
 struct al_config {
 	char backend[16];
@@ -52,6 +56,13 @@ struct al_config {
 	int req_periods;
 	char label[128];          /* --label, names the result; "" when none */
 };
+
+/*
+ * audiolat run's configuration before its options: sim, 48000 Hz, 64
+ * frames, 3 periods, 80 % busy work, SCHED_FIFO 80, not pinned, 10 s,
+ * /dev/cpu_dma_latency untouched (run, monitor, sweep's base and grid).
+ */
+void al_config_defaults(struct al_config *c);
 
 /* What a backend saw beyond the periods: its setup, clocks and xrun stamps. */
 struct al_backend_info {
@@ -124,6 +135,17 @@ struct al_syscheck {
 };
 
 #define AL_SYSCHECKS_MAX 64
+
+/* How many of each status a set of checks holds. */
+struct al_check_tally {
+	int ok;
+	int warn;
+	int fail;
+	int skip;
+};
+
+/* Count the statuses of c[0..n); unknown statuses count as skip. */
+void al_check_tally(const struct al_syscheck *c, int n, struct al_check_tally *t);
 
 struct al_phase {
 	char name[AL_NAME_MAX];
@@ -392,6 +414,8 @@ void al_result_finish(struct al_result *r);
 /* Keep a warning (printf-style, truncated) for the report. */
 void al_result_warn(struct al_result *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The same into any list of warnings w[0..*n) (the first AL_WARN_MAX are kept). */
+void al_warnings_vadd(char w[][AL_WARN_LEN], int *n, const char *fmt, va_list ap);
 
 /*
  * As % of the buffer: the longest per-period wake latency, the longest

@@ -1,5 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <stdarg.h>
+
 #include "text.h"
+
+int
+al_text_err(char *err, size_t size, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && size) {
+		va_start(ap, fmt);
+		vsnprintf(err, size, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
+
+void
+al_text_discard(const char *file, int line, const char *function, int err, const char *fmt, ...)
+{
+	(void)file;
+	(void)line;
+	(void)function;
+	(void)err;
+	(void)fmt;
+}
+
+void
+al_text_discard_line(const char *msg)
+{
+	(void)msg;
+}
 
 void
 al_text_term_safe(const char *in, char *out, size_t size, size_t max_chars)
@@ -25,6 +56,22 @@ al_text_term_safe(const char *in, char *out, size_t size, size_t max_chars)
 		out[o++] = (char)c;
 	}
 	out[o] = '\0';
+}
+
+bool
+al_text_ascii_safe(const char *in, char *out, size_t size)
+{
+	size_t i;
+	bool all;
+
+	for (i = 0; in && in[i] && i + 1 < size; i++) {
+		unsigned char c = (unsigned char)in[i];
+
+		out[i] = c < 0x20 || c > 0x7e ? '?' : (char)c;
+	}
+	all = !in || !in[i];
+	out[i] = '\0';
+	return all;
 }
 
 int

@@ -104,3 +104,32 @@ al_format_duration(int64_t t_ns, char *buf, size_t size)
 	else
 		snprintf(buf, size, "%.3f s", (double)t_ns / AL_NS_PER_SEC);
 }
+
+int
+al_parse_fragments(const char *arg, int *periods, int64_t *period_frames, char *err,
+		   size_t err_size)
+{
+	const char *x = strchr(arg, 'x');
+	char n_text[16];
+	long n, bytes;
+
+	if (!x || x == arg || (size_t)(x - arg) >= sizeof(n_text)) {
+		snprintf(err, err_size, "--fragments: '%s' is not NxBYTES (e.g. 3x256)", arg);
+		return -EINVAL;
+	}
+	memcpy(n_text, arg, (size_t)(x - arg));
+	n_text[x - arg] = '\0';
+	if (al_parse_long(n_text, 2, 1024, &n) || al_parse_long(x + 1, 4, 4194304, &bytes)) {
+		snprintf(err, err_size, "--fragments: '%s' is not NxBYTES with N 2..1024 and BYTES "
+			 "4..4194304", arg);
+		return -EINVAL;
+	}
+	if (bytes % 4) {
+		snprintf(err, err_size, "--fragments: '%s': BYTES is not whole 16-bit stereo frames "
+			 "(a multiple of 4)", arg);
+		return -EINVAL;
+	}
+	*periods = (int)n;
+	*period_frames = bytes / 4;
+	return 0;
+}

@@ -20,6 +20,14 @@ int al_parse_duration_ns(const char *s, int64_t default_unit_ns, int64_t *out_ns
 int al_parse_long(const char *s, long min, long max, long *out)
 	__attribute__((warn_unused_result));
 
+/*
+ * Parse latencytest's fragments, NxBYTES ("3x256"): N periods (2..1024) of
+ * BYTES bytes (4..4194304) of 16-bit stereo, 4 bytes a frame. 0, or
+ * -EINVAL with one line in err naming --fragments.
+ */
+int al_parse_fragments(const char *arg, int *periods, int64_t *period_frames, char *err,
+		       size_t err_size);
+
 /* "1.352 ms", "15.2 us", "812 ns", "3.100 s": a readable duration. */
 void al_format_duration(int64_t t_ns, char *buf, size_t size);
 

@@ -38,6 +38,35 @@ const char *al_doc_str(const json_t *o, const char *path, const char *dflt);
 /* true/false at path, else dflt. */
 bool al_doc_bool(const json_t *o, const char *path, bool dflt);
 
+/* One result: its document and where it came from (a file name, "db:12", NULL). */
+struct al_report_doc {
+	const json_t *doc;
+	const char *source;
+};
+
+/*
+ * Is doc a document a reader understands (report, compare, export): an object with "schema"
+ * "audiolat.run/2" (or /1) and a "total" object, or "audiolat.midi/1"
+ * (docs/midi.md)? 0, or -EINVAL with one line in err ("schema 'x/1' is not audiolat.run/2
+ * or audiolat.midi/1").
+ */
+int al_doc_check(const json_t *doc, char *err, size_t err_size);
+
+/*
+ * The JSON document at path ("-": standard input; duplicate keys
+ * refused). 0, or -errno with one line in err (control characters shown
+ * as '?'): -ENOENT and the like (strerror: no such file ...), -EISDIR "is
+ * a directory", -EBADMSG "line L, column C: ..." (not JSON), -EIO the
+ * file could not be read (jansson's line).
+ */
+int al_doc_read(const char *path, json_t **out, char *err, size_t err_size);
+/*
+ * The bytes of path ("-": standard input), NUL-terminated in *text
+ * (malloc'd, *len bytes before the NUL), reading at most a little more
+ * than max_bytes (so a caller can say it is too large). 0 or -errno.
+ */
+int al_doc_read_text(const char *path, size_t max_bytes, char **text, size_t *len);
+
 /* ---- building ---- */
 
 /*
@@ -97,5 +126,16 @@ int al_doc_write_text(const char *path, const char *text);
 int al_doc_write(const char *path, const json_t *doc, size_t flags);
 /* al_doc_text() to f. 0, -ENOMEM or -EIO. */
 int al_doc_fwrite(FILE *f, const json_t *doc, size_t flags);
+
+/*
+ * The document arena (arena.c): between begin and end every jansson
+ * allocation comes from mmap'd chunks that end unmaps at once (freeing
+ * one is a no-op), so a large document leaves nothing resident in a
+ * process that locked its memory. al_doc_arena_text: al_doc_text()'s
+ * bytes in the arena (valid until end), NULL on ENOMEM. One thread.
+ */
+void al_doc_arena_begin(void);
+void al_doc_arena_end(void);
+char *al_doc_arena_text(const json_t *doc);
 
 #endif

@@ -80,11 +80,9 @@ cpu_describe(const struct al_load_opts *o, const char *arg, char *buf, size_t si
 static int
 cpu_metrics(const struct al_load_shm *shm, int64_t work_ns, struct al_metric *m, int max)
 {
-	double s = (double)work_ns / AL_NS_PER_SEC;
-
 	if (max < 1)
 		return 0;
-	al__load_metric(&m[0], "loops_per_s", s > 0 ? (double)al__load_get(shm, 0) / s : 0, "1/s");
+	al__load_metric(&m[0], "loops_per_s", al__load_per_s(shm, 0, work_ns), "1/s");
 	return 1;
 }
 

@@ -105,45 +105,24 @@ chunk_at(int64_t off, int64_t size)
 	return size - off < CHUNK_BYTES ? (size_t)(size - off) : CHUNK_BYTES;
 }
 
+/* All n bytes at off, written from buf or read into it: 0 or -errno (said in shm). */
 static int
-pwrite_all(struct al_load_ctx *c, int fd, const void *buf, size_t n, int64_t off)
+pio_all(struct al_load_ctx *c, int fd, void *buf, size_t n, int64_t off, bool writing)
 {
-	const char *p = buf;
-	ssize_t w;
-
-	while (n) {
-		w = pwrite(fd, p, n, off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return al_load_fail(c->shm, -errno, "writing a file in %s: %s", c->opts->dir,
-					    strerror(errno));
-		if (w == 0)
-			return al_load_fail(c->shm, -EIO, "writing a file in %s: no progress",
-					    c->opts->dir);
-		p += w;
-		n -= (size_t)w;
-		off += w;
-	}
-	return 0;
-}
-
-static int
-pread_all(struct al_load_ctx *c, int fd, void *buf, size_t n, int64_t off)
-{
+	const char *what = writing ? "writing" : "reading";
 	char *p = buf;
 	ssize_t r;
 
 	while (n) {
-		r = pread(fd, p, n, off);
+		r = writing ? pwrite(fd, p, n, off) : pread(fd, p, n, off);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
-			return al_load_fail(c->shm, -errno, "reading a file in %s: %s", c->opts->dir,
+			return al_load_fail(c->shm, -errno, "%s a file in %s: %s", what, c->opts->dir,
 					    strerror(errno));
 		if (r == 0)
-			return al_load_fail(c->shm, -EIO, "reading a file in %s: unexpected end",
-					    c->opts->dir);
+			return al_load_fail(c->shm, -EIO, "%s a file in %s: %s", what, c->opts->dir,
+					    writing ? "no progress" : "unexpected end");
 		p += r;
 		n -= (size_t)r;
 		off += r;
@@ -162,7 +141,7 @@ sync_fd(struct al_load_ctx *c, int fd)
 
 /* Write the whole file once; counts into counter 0 when count is set. */
 static int
-fill(struct al_load_ctx *c, int fd, const void *buf, bool count)
+fill(struct al_load_ctx *c, int fd, void *buf, bool count)
 {
 	int64_t off;
 	size_t n;
@@ -170,7 +149,7 @@ fill(struct al_load_ctx *c, int fd, const void *buf, bool count)
 
 	for (off = 0; off < disk.size_bytes; off += (int64_t)n) {
 		n = chunk_at(off, disk.size_bytes);
-		r = pwrite_all(c, fd, buf, n, off);
+		r = pio_all(c, fd, buf, n, off, true);
 		if (r)
 			return r;
 		if (count)
@@ -214,9 +193,9 @@ disk_worker(struct al_load_ctx *c, int kind, const char *comm)
 			drop_cache(disk.fd[0]);
 			for (off = 0; off < disk.size_bytes; off += (int64_t)n) {
 				n = chunk_at(off, disk.size_bytes);
-				r = pread_all(c, disk.fd[0], buf, n, off);
+				r = pio_all(c, disk.fd[0], buf, n, off, false);
 				if (!r)
-					r = pwrite_all(c, disk.fd[1], buf, n, off);
+					r = pio_all(c, disk.fd[1], buf, n, off, true);
 				if (r)
 					return r;
 				al__load_add(c->shm, 0, n);
@@ -230,7 +209,7 @@ disk_worker(struct al_load_ctx *c, int kind, const char *comm)
 			drop_cache(disk.fd[0]);
 			for (off = 0; off < disk.size_bytes; off += (int64_t)n) {
 				n = chunk_at(off, disk.size_bytes);
-				r = pread_all(c, disk.fd[0], buf, n, off);
+				r = pio_all(c, disk.fd[0], buf, n, off, false);
 				if (r)
 					return r;
 				al__load_add(c->shm, 0, n);
@@ -271,11 +250,9 @@ disk_describe(const struct al_load_opts *o, const char *arg, char *buf, size_t s
 static int
 disk_metrics(const struct al_load_shm *shm, int64_t work_ns, struct al_metric *m, int max)
 {
-	double s = (double)work_ns / AL_NS_PER_SEC;
-
 	if (max < 2)
 		return 0;
-	al__load_metric(&m[0], "bytes_per_s", s > 0 ? (double)al__load_get(shm, 0) / s : 0, "B/s");
+	al__load_metric(&m[0], "bytes_per_s", al__load_per_s(shm, 0, work_ns), "B/s");
 	al__load_metric(&m[1], "passes", (double)al__load_get(shm, 1), "");
 	return 2;
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "load.h"
 
 #define AL_LOAD_COUNTERS 8
@@ -108,6 +109,15 @@ static inline uint64_t
 al__load_get(const struct al_load_shm *shm, int i)
 {
 	return atomic_load_explicit(&((struct al_load_shm *)shm)->count[i], memory_order_relaxed);
+}
+
+/* Counter i per second of work_ns (0 when no time passed): the rates among the metrics. */
+static inline double
+al__load_per_s(const struct al_load_shm *shm, int i, int64_t work_ns)
+{
+	double s = (double)work_ns / AL_NS_PER_SEC;
+
+	return s > 0 ? (double)al__load_get(shm, i) / s : 0;
 }
 
 /* Append s to the NUL-terminated buf of size bytes, truncating. */

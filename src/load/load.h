@@ -43,6 +43,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/opts.h"
 #include "core/result.h"
 
 #define AL_LOAD_PHASES_MAX 64   /* phases in one spec */
@@ -96,21 +97,13 @@ int al_load_parse_policy(const char *s, struct al_load_opts *o);
 int al_load_parse_cpus(const char *s, struct al_load_opts *o);
 
 /*
- * One load option for a command-line parser: the long name without the
- * dashes, whether it takes a value, the value's name and one help line.
- * short_name is the letter `audiolat load` uses (0: none); `audiolat run`
- * may map only the long names.
+ * The load options for a command-line parser (core/opts.h): values
+ * (AL_OPT_SPEC, checked by al_load_opt_set()) and flags, each with its
+ * argument's name and one help line; the short letter is the one
+ * `audiolat load` uses (`audiolat run` merges only the long names).
+ * Ended by AL_OPT_END.
  */
-struct al_load_optdef {
-	const char *name;
-	char short_name;
-	bool has_arg;
-	const char *arg_name;
-	const char *help;
-};
-
-/* The load options, terminated by an entry with name == NULL. */
-extern const struct al_load_optdef al_load_optdefs[];
+extern const struct al_optdef al_load_optdefs[];
 
 /*
  * Set the option name (long name, e.g. "load-policy", "groups", "direct")
@@ -248,6 +241,14 @@ void al_load_describe_sched(const struct al_load_opts *o, char *buf, size_t size
  */
 void al_load_phase_describe(const struct al_phase_spec *ph, const struct al_load_opts *o,
 			    char *buf, size_t size);
+/*
+ * What audiolat load says before ph starts, lines ending in a newline:
+ * classic (hackbench's one run) rt-tests hackbench's two lines ("Running in
+ * process mode with 10 groups ..."), else "load: " its description and its
+ * duration ("duration: 30.000 s", or until interrupted when 0).
+ */
+void al_load_intro(const struct al_phase_spec *ph, const struct al_load_opts *o, bool classic,
+		   int64_t duration_ns, char *buf, size_t size);
 
 /* Preset names, NULL past the end, and their expansion. */
 const char *al_load_preset_name(size_t i);

@@ -125,11 +125,9 @@ mem_describe(const struct al_load_opts *o, const char *arg, char *buf, size_t si
 static int
 mem_metrics(const struct al_load_shm *shm, int64_t work_ns, struct al_metric *m, int max)
 {
-	double s = (double)work_ns / AL_NS_PER_SEC;
-
 	if (max < 1)
 		return 0;
-	al__load_metric(&m[0], "bytes_per_s", s > 0 ? (double)al__load_get(shm, 0) / s : 0, "B/s");
+	al__load_metric(&m[0], "bytes_per_s", al__load_per_s(shm, 0, work_ns), "B/s");
 	return 1;
 }
 

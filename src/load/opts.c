@@ -173,34 +173,41 @@ parse_size_bytes(const char *s, int64_t *out)
 	return -EINVAL;
 }
 
-const struct al_load_optdef al_load_optdefs[] = {
-	{ "load-policy", 0, true, "POLICY",
-	  "scheduling of the loads: other, batch, idle, rr:PRIO, fifo:PRIO (default other)" },
-	{ "load-nice", 0, true, "N", "nice value of the loads, -20..19 (default 0)" },
-	{ "load-cpus", 0, true, "LIST", "CPUs the loads may run on, e.g. 0,2-3 (default all)" },
-	{ "load-dir", 0, true, "DIR", "directory of the disk loads' files (default /var/tmp)" },
-	{ "direct", 0, false, NULL, "disk loads use O_DIRECT" },
-	{ "file-size", 0, true, "SIZE",
-	  "size of each disk load file, e.g. 256M (default: 1/8 of available memory, 16M..1G)" },
-	{ "workers", 0, true, "N",
-	  "worker processes of cpu, mem, procfs, fork; threads of rt-migrate (default: cpu, mem one per CPU; rt-migrate CPUs + 1; others 1)" },
-	{ "mem-size", 0, true, "SIZE",
-	  "working set of each mem worker (default 4 x last-level cache, at least 64M)" },
-	{ "groups", 'g', true, "N", "hackbench groups (default 10)" },
-	{ "fds", 'f', true, "N", "hackbench senders and receivers per group (default 20)" },
-	{ "loops", 'l', true, "N", "hackbench messages each sender sends each receiver (default 100)" },
-	{ "datasize", 's', true, "BYTES", "hackbench message size (default 100)" },
-	{ "pipe", 'p', false, NULL, "hackbench uses pipes (default: Unix sockets)" },
-	{ "threads", 'T', false, NULL, "hackbench workers are threads (default: processes)" },
-	{ "process", 'P', false, NULL, "hackbench workers are processes (the default)" },
-	{ "rt-period", 0, true, "TIME",
-	  "rt-migrate: the threads wake together every TIME, 100us..1s (default 20ms)" },
-	{ "rt-run", 0, true, "TIME|PCT%",
-	  "rt-migrate: busy time per period, a time or a % of --rt-period (default 20%)" },
-	{ "rt-prio", 0, true, "PRIO",
-	  "rt-migrate: SCHED_FIFO priority of the lowest thread, 1..98; each next one higher (default 2)" },
-	{ NULL, 0, false, NULL, NULL },
+#define VAL(name_, c_, arg_, help_) \
+	{ .name = (name_), .short_name = (c_), .type = AL_OPT_SPEC, .arg = (arg_), .help = (help_) }
+#define FLAG(name_, c_, help_) \
+	{ .name = (name_), .short_name = (c_), .type = AL_OPT_FLAG, .help = (help_) }
+
+const struct al_optdef al_load_optdefs[] = {
+	VAL("load-policy", 0, "POLICY",
+	    "scheduling of the loads: other, batch, idle, rr:PRIO, fifo:PRIO (default other)"),
+	VAL("load-nice", 0, "N", "nice value of the loads, -20..19 (default 0)"),
+	VAL("load-cpus", 0, "LIST", "CPUs the loads may run on, e.g. 0,2-3 (default all)"),
+	VAL("load-dir", 0, "DIR", "directory of the disk loads' files (default /var/tmp)"),
+	FLAG("direct", 0, "disk loads use O_DIRECT"),
+	VAL("file-size", 0, "SIZE",
+	    "size of each disk load file, e.g. 256M (default: 1/8 of available memory, 16M..1G)"),
+	VAL("workers", 0, "N",
+	    "worker processes of cpu, mem, procfs, fork; threads of rt-migrate (default: cpu, mem one per CPU; rt-migrate CPUs + 1; others 1)"),
+	VAL("mem-size", 0, "SIZE",
+	    "working set of each mem worker (default 4 x last-level cache, at least 64M)"),
+	VAL("groups", 'g', "N", "hackbench groups (default 10)"),
+	VAL("fds", 'f', "N", "hackbench senders and receivers per group (default 20)"),
+	VAL("loops", 'l', "N", "hackbench messages each sender sends each receiver (default 100)"),
+	VAL("datasize", 's', "BYTES", "hackbench message size (default 100)"),
+	FLAG("pipe", 'p', "hackbench uses pipes (default: Unix sockets)"),
+	FLAG("threads", 'T', "hackbench workers are threads (default: processes)"),
+	FLAG("process", 'P', "hackbench workers are processes (the default)"),
+	VAL("rt-period", 0, "TIME",
+	    "rt-migrate: the threads wake together every TIME, 100us..1s (default 20ms)"),
+	VAL("rt-run", 0, "TIME|PCT%",
+	    "rt-migrate: busy time per period, a time or a % of --rt-period (default 20%)"),
+	VAL("rt-prio", 0, "PRIO",
+	    "rt-migrate: SCHED_FIFO priority of the lowest thread, 1..98; each next one higher (default 2)"),
+	AL_OPT_END,
 };
+#undef VAL
+#undef FLAG
 
 static int
 opt_long(const char *name, const char *arg, long min, long max, long *out, char *err,
@@ -294,7 +301,7 @@ int
 al_load_opt_set(struct al_load_opts *o, const char *name, const char *arg, char *err,
 		size_t err_size)
 {
-	const struct al_load_optdef *d;
+	const struct al_optdef *d;
 	long v;
 	int r;
 
@@ -305,8 +312,8 @@ al_load_opt_set(struct al_load_opts *o, const char *name, const char *arg, char 
 		snprintf(err, err_size, "--%s: not a load option", name);
 		return -ENOENT;
 	}
-	if (d->has_arg && !arg) {
-		snprintf(err, err_size, "--%s: needs a value (%s)", name, d->arg_name);
+	if (d->type != AL_OPT_FLAG && !arg) {
+		snprintf(err, err_size, "--%s: needs a value (%s)", name, d->arg);
 		return -EINVAL;
 	}
 	if (!strcmp(name, "load-policy")) {
@@ -688,4 +695,30 @@ al__load_tmpfile(const char *dir, bool direct, int *fd_out)
 	}
 	*fd_out = fd;
 	return 0;
+}
+
+void
+al_load_intro(const struct al_phase_spec *ph, const struct al_load_opts *o, bool classic,
+	      int64_t duration_ns, char *buf, size_t size)
+{
+	char desc[AL_LOAD_DESC_MAX];
+	size_t len;
+
+	if (classic) {
+		snprintf(buf, size,
+			 "Running in %s mode with %d groups using %d file descriptors each (== %d tasks)\n"
+			 "Each sender will pass %d messages of %d bytes\n",
+			 o->hb_threads ? "threaded" : "process", o->hb_groups, 2 * o->hb_fds,
+			 2 * o->hb_fds * o->hb_groups, o->hb_loops, o->hb_datasize);
+		return;
+	}
+	al_load_phase_describe(ph, o, desc, sizeof(desc));
+	len = (size_t)snprintf(buf, size, "load: %s\n", desc);
+	if (len >= size)
+		return;
+	if (duration_ns)
+		snprintf(buf + len, size - len, "duration: %.3f s\n",
+			 (double)duration_ns / AL_NS_PER_SEC);
+	else
+		snprintf(buf + len, size - len, "duration: until interrupted (Ctrl-C)\n");
 }

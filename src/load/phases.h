@@ -72,4 +72,43 @@ struct al_phase_driver {
 /* Run the phases. Returns 0 (what happened is in d). */
 int al_phase_driver_run(struct al_phase_driver *d);
 
+/*
+ * audiolat load (solo.c): one load (or loads joined by '+') on its own,
+ * for its time, until the stop flag, or until it ends on its own
+ * (hackbench with no time: one run, the "classic" form of rt-tests).
+ *
+ *	struct al_load_solo s = { .name = "cpu", .duration_ns = ..., .opts = &o, ... };
+ *	rc = al_load_solo_run(&s, err, sizeof(err));  -> s.phase, s.elapsed_ns, ...
+ *	al_load_solo_free(&s);
+ */
+struct al_load_solo {
+	/* in */
+	const char *name;           /* NAME ("cmd": command is the COMMAND) */
+	const char *command;        /* NULL unless cmd */
+	int64_t duration_ns;        /* -d; 0: the spec's time, else until stopped */
+	struct al_load_opts *opts;  /* checked; the classic form sets hb_runs */
+	volatile sig_atomic_t *stop_requested;
+	/* once planned, before the loads start (may be NULL) */
+	void (*planned)(void *ud, const struct al_load_solo *s);
+	void *ud;
+
+	/* planned */
+	struct al_phase_spec *spec; /* the one phase */
+	bool classic;
+	int64_t planned_ns;         /* 0: until stopped (or the loads' own end) */
+	/* out */
+	struct al_phase *phase;     /* name, load, error, throughput */
+	int64_t elapsed_ns;
+	bool interrupted;           /* the stop flag ended it */
+	int start_err;              /* the loads could not start: -errno (phase->error says) */
+};
+
+/*
+ * Plan and run s. 0 (what happened is in s, a start failure among it), or
+ * with one line in err: -EINVAL (the name or options cannot run as given),
+ * -EOPNOTSUPP or -EPERM (a load not available here), -ENOMEM.
+ */
+int al_load_solo_run(struct al_load_solo *s, char *err, size_t err_size);
+void al_load_solo_free(struct al_load_solo *s);
+
 #endif

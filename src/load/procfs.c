@@ -82,12 +82,10 @@ procfs_describe(const struct al_load_opts *o, const char *arg, char *buf, size_t
 static int
 procfs_metrics(const struct al_load_shm *shm, int64_t work_ns, struct al_metric *m, int max)
 {
-	double s = (double)work_ns / AL_NS_PER_SEC;
-
 	if (max < 2)
 		return 0;
-	al__load_metric(&m[0], "reads_per_s", s > 0 ? (double)al__load_get(shm, 0) / s : 0, "1/s");
-	al__load_metric(&m[1], "scans_per_s", s > 0 ? (double)al__load_get(shm, 1) / s : 0, "1/s");
+	al__load_metric(&m[0], "reads_per_s", al__load_per_s(shm, 0, work_ns), "1/s");
+	al__load_metric(&m[1], "scans_per_s", al__load_per_s(shm, 1, work_ns), "1/s");
 	return 2;
 }
 

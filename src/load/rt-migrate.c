@@ -344,12 +344,9 @@ rtm_describe(const struct al_load_opts *o, const char *arg, char *buf, size_t si
 static int
 rtm_metrics(const struct al_load_shm *shm, int64_t work_ns, struct al_metric *m, int max)
 {
-	double s = (double)work_ns / AL_NS_PER_SEC;
-
 	if (max < 5)
 		return 0;
-	al__load_metric(&m[0], "periods_per_s",
-			s > 0 ? (double)al__load_get(shm, C_PERIODS) / s : 0, "1/s");
+	al__load_metric(&m[0], "periods_per_s", al__load_per_s(shm, C_PERIODS, work_ns), "1/s");
 	al__load_metric(&m[1], "migrations", (double)al__load_get(shm, C_MIGRATIONS), "");
 	al__load_metric(&m[2], "missed_periods", (double)al__load_get(shm, C_MISSED), "");
 	al__load_metric(&m[3], "prio_inversions", (double)al__load_get(shm, C_INVERSIONS), "");

@@ -6,30 +6,6 @@
 
 #include "analyze.h"
 
-static const char *const select_names[] = { "note-on", "note-off", "all" };
-
-int
-al_midi_select_parse(const char *s, int *out)
-{
-	int i;
-
-	for (i = 0; i < (int)(sizeof(select_names) / sizeof(select_names[0])); i++) {
-		if (!strcmp(s, select_names[i])) {
-			*out = i;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
-const char *
-al_midi_select_name(int sel)
-{
-	if (sel < 0 || sel >= (int)(sizeof(select_names) / sizeof(select_names[0])))
-		return "?";
-	return select_names[sel];
-}
-
 bool
 al_midi_filter_match(const struct al_midi_filter *f, uint8_t status, uint8_t d1, uint8_t d2)
 {

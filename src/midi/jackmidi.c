@@ -443,14 +443,14 @@ find_port(struct jport *j, const char *name, unsigned long want_flags, char *err
 	jack_port_t *other = jack_port_by_name(j->client, name);
 
 	if (!other)
-		return al__midi_err(err, size, -EINVAL, "jack: no port '%s' (jack_lsp lists them)",
-				    name);
+		return al_text_err(err, size, -EINVAL, "jack: no port '%s' (jack_lsp lists them)",
+				   name);
 	if (strcmp(jack_port_type(other), JACK_DEFAULT_MIDI_TYPE))
-		return al__midi_err(err, size, -EINVAL, "jack: '%s' is not a MIDI port (%s)", name,
-				    jack_port_type(other));
+		return al_text_err(err, size, -EINVAL, "jack: '%s' is not a MIDI port (%s)", name,
+				   jack_port_type(other));
 	if (!(jack_port_flags(other) & want_flags))
-		return al__midi_err(err, size, -EINVAL, "jack: '%s' is not an %s port", name,
-				    want_flags == JackPortIsInput ? "input" : "output");
+		return al_text_err(err, size, -EINVAL, "jack: '%s' is not an %s port", name,
+				   want_flags == JackPortIsInput ? "input" : "output");
 	return 0;
 }
 
@@ -481,17 +481,46 @@ jack_close(struct al_midi_port *p)
 	p->priv = NULL;
 }
 
-static void
-silent(const char *msg)
+static JackProcessCallback
+process_of(int mode)
 {
-	(void)msg;
+	switch (mode) {
+	case AL_MIDI_MODE_SEND:
+		return process_send;
+	case AL_MIDI_MODE_RECORD:
+		return process_record;
+	case AL_MIDI_MODE_LOOP:
+		return process_loop;
+	default:
+		return process_thru;
+	}
+}
+
+/* Our ports to --out and from --in (once active); 0 or -EIO with one line in err. */
+static int
+connect_ports(struct jport *j, const struct al_midi_port_cfg *cfg, char *err, size_t err_size)
+{
+	int rc;
+
+	if (cfg->out) {
+		rc = jack_connect(j->client, jack_port_name(j->out), cfg->out);
+		if (rc && rc != EEXIST)
+			return al_text_err(err, err_size, -EIO, "jack: cannot connect %s to %s",
+					   jack_port_name(j->out), cfg->out);
+	}
+	if (cfg->in) {
+		rc = jack_connect(j->client, cfg->in, jack_port_name(j->in));
+		if (rc && rc != EEXIST)
+			return al_text_err(err, err_size, -EIO, "jack: cannot connect %s to %s",
+					   cfg->in, jack_port_name(j->in));
+	}
+	return 0;
 }
 
 static int
 jack_open(struct al_midi_port *p, struct al_midi_port_info *info, char *err, size_t err_size)
 {
 	const struct al_midi_port_cfg *cfg = &p->cfg;
-	JackProcessCallback fn;
 	jack_options_t opts = JackNoStartServer;
 	jack_status_t status = 0;
 	struct jport *j;
@@ -499,7 +528,7 @@ jack_open(struct al_midi_port *p, struct al_midi_port_info *info, char *err, siz
 
 	j = calloc(1, sizeof(*j));
 	if (!j)
-		return al__midi_err(err, err_size, -ENOMEM, "out of memory");
+		return al_text_err(err, err_size, -ENOMEM, "out of memory");
 	p->priv = j;
 	j->p = p;
 	j->mode = cfg->mode;
@@ -513,13 +542,13 @@ jack_open(struct al_midi_port *p, struct al_midi_port_info *info, char *err, siz
 	rc = al_midi_ring_init(&j->tx, cfg->mode == AL_MIDI_MODE_SEND ? cfg->ring_msgs : 16);
 	if (rc) {
 		jack_close(p);
-		return al__midi_err(err, err_size, rc, "out of memory for the message ring");
+		return al_text_err(err, err_size, rc, "out of memory for the message ring");
 	}
 	al_rt_prefault(j->tx.buf, (j->tx.mask + 1) * sizeof(*j->tx.buf));
 	al_rt_prefault(&j->wake_ns, sizeof(j->wake_ns));
 
-	jack_set_error_function(silent);
-	jack_set_info_function(silent);
+	jack_set_error_function(al_text_discard_line);
+	jack_set_info_function(al_text_discard_line);
 	if (cfg->server)
 		opts |= JackServerName;
 	j->client = jack_client_open(cfg->client_name, opts, &status, cfg->server);
@@ -528,12 +557,12 @@ jack_open(struct al_midi_port *p, struct al_midi_port_info *info, char *err, siz
 		if (status & JackServerFailed) {
 			const char *name = cfg->server ? cfg->server : getenv("JACK_DEFAULT_SERVER");
 
-			return al__midi_err(err, err_size, -ENOENT,
-					    "jack: no JACK server '%s' running (start jackd, or give --server NAME)",
-					    name && *name ? name : "default");
+			return al_text_err(err, err_size, -ENOENT,
+					   "jack: no JACK server '%s' running (start jackd, or give --server NAME)",
+					   name && *name ? name : "default");
 		}
-		return al__midi_err(err, err_size, -EIO, "jack: cannot open a client (status 0x%x)",
-				    (unsigned)status);
+		return al_text_err(err, err_size, -EIO, "jack: cannot open a client (status 0x%x)",
+				   (unsigned)status);
 	}
 	j->nframes = jack_get_buffer_size(j->client);
 	j->rate_hz = jack_get_sample_rate(j->client);
@@ -566,48 +595,21 @@ jack_open(struct al_midi_port *p, struct al_midi_port_info *info, char *err, siz
 	if (cfg->in && (rc = find_port(j, cfg->in, JackPortIsOutput, err, err_size)))
 		goto fail;
 
-	switch (cfg->mode) {
-	case AL_MIDI_MODE_SEND:
-		fn = process_send;
-		break;
-	case AL_MIDI_MODE_RECORD:
-		fn = process_record;
-		break;
-	case AL_MIDI_MODE_LOOP:
-		fn = process_loop;
-		break;
-	default:
-		fn = process_thru;
-		break;
-	}
-	jack_set_process_callback(j->client, fn, j);
+	jack_set_process_callback(j->client, process_of(cfg->mode), j);
 	jack_set_xrun_callback(j->client, on_xrun, j);
 	jack_on_info_shutdown(j->client, on_shutdown, j);
 	if (jack_activate(j->client)) {
-		rc = al__midi_err(err, err_size, -EIO, "jack: cannot activate the client");
+		rc = al_text_err(err, err_size, -EIO, "jack: cannot activate the client");
 		goto fail;
 	}
-	if (cfg->out) {
-		rc = jack_connect(j->client, jack_port_name(j->out), cfg->out);
-		if (rc && rc != EEXIST) {
-			rc = al__midi_err(err, err_size, -EIO, "jack: cannot connect %s to %s",
-					  jack_port_name(j->out), cfg->out);
-			goto fail;
-		}
-	}
-	if (cfg->in) {
-		rc = jack_connect(j->client, cfg->in, jack_port_name(j->in));
-		if (rc && rc != EEXIST) {
-			rc = al__midi_err(err, err_size, -EIO, "jack: cannot connect %s to %s", cfg->in,
-					  jack_port_name(j->in));
-			goto fail;
-		}
-	}
+	rc = connect_ports(j, cfg, err, err_size);
+	if (rc)
+		goto fail;
 	atomic_store_explicit(&j->armed, true, memory_order_release);
 	return 0;
 
 no_port:
-	rc = al__midi_err(err, err_size, -EIO, "jack: cannot register a MIDI port");
+	rc = al_text_err(err, err_size, -EIO, "jack: cannot register a MIDI port");
 fail:
 	jack_close(p);
 	return rc;
@@ -645,8 +647,8 @@ jack_status(struct al_midi_port *p, char *err, size_t err_size)
 	struct jport *j = p->priv;
 
 	if (atomic_load(&j->gone))
-		return al__midi_err(err, err_size, -EPIPE, "jack: the server shut the client down: %s",
-				    j->gone_reason);
+		return al_text_err(err, err_size, -EPIPE, "jack: the server shut the client down: %s",
+				   j->gone_reason);
 	return 0;
 }
 

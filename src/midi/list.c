@@ -11,15 +11,11 @@
 #include <jack/midiport.h>
 #endif
 
+#include "core/devices.h"
+#include "core/text.h"
 #include "list.h"
 
 #ifdef HAVE_ALSA
-static void
-quiet_alsa(const char *file, int line, const char *func, int err, const char *fmt, ...)
-{
-	(void)file, (void)line, (void)func, (void)err, (void)fmt;
-}
-
 static int
 list_rawmidi(al_midi_list_fn fn, void *ud)
 {
@@ -99,12 +95,6 @@ list_seq(al_midi_list_fn fn, void *ud)
 #endif
 
 #ifdef HAVE_JACK
-static void
-quiet_jack(const char *msg)
-{
-	(void)msg;
-}
-
 static int
 list_jack(al_midi_list_fn fn, void *ud)
 {
@@ -115,8 +105,8 @@ list_jack(al_midi_list_fn fn, void *ud)
 	char desc[160];
 	int n = 0;
 
-	jack_set_error_function(quiet_jack);
-	jack_set_info_function(quiet_jack);
+	jack_set_error_function(al_text_discard_line);
+	jack_set_info_function(al_text_discard_line);
 	client = jack_client_open("audiolat-list-midi", opts, &status, server);
 	if (!client)
 		return 0;
@@ -142,7 +132,7 @@ al_midi_list(al_midi_list_fn fn, void *ud)
 	int n = 0;
 
 #ifdef HAVE_ALSA
-	snd_lib_error_set_handler(quiet_alsa);
+	snd_lib_error_set_handler(al_text_discard);
 	n += list_rawmidi(fn, ud);
 	n += list_seq(fn, ud);
 	snd_lib_error_set_handler(NULL);
@@ -152,4 +142,19 @@ al_midi_list(al_midi_list_fn fn, void *ud)
 #endif
 	(void)fn, (void)ud;
 	return n;
+}
+
+static void
+add_device(void *ud, const char *api, const char *name, const char *description)
+{
+	struct al_device_list *l = ud;
+
+	al_device_rows_add(&l->midi, &l->n_midi, &l->cap_midi, api, name, description, NULL);
+}
+
+int
+al_midi_list_devices(struct al_device_list *l)
+{
+	l->with_midi = true;
+	return al_midi_list(add_device, l);
 }

@@ -16,4 +16,8 @@ typedef void (*al_midi_list_fn)(void *ud, const char *api, const char *name,
  */
 int al_midi_list(al_midi_list_fn fn, void *ud);
 
+/* The same as rows of l->midi (core/devices.h); l->with_midi set. The number of ports. */
+struct al_device_list;
+int al_midi_list_devices(struct al_device_list *l);
+
 #endif

@@ -7,11 +7,13 @@
 #error "port-private.h is private to src/midi/port.c, jackmidi.c, rawmidi.c and seq.c"
 #endif
 
+#include <errno.h>
+#include <poll.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 
+#include "core/text.h"
 #include "port.h"
 
 struct port_impl {
@@ -50,9 +52,19 @@ struct al_midi_port {
 	_Atomic uint64_t ignored;
 };
 
-/* printf into err; returns rc. */
-int al__midi_err(char *err, size_t size, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+/*
+ * The ALSA ports' wait: up to timeout_ns (rounded up to whole ms) for one
+ * of n fds. 1 ready, 0 none (the time is up, or a signal), or -errno.
+ */
+static inline int
+al__midi_poll(struct pollfd *pfd, int n, int64_t timeout_ns)
+{
+	int rc = poll(pfd, (nfds_t)n, (int)((timeout_ns + 999999) / 1000000));
+
+	if (rc < 0)
+		return errno == EINTR ? 0 : -errno;
+	return rc > 0;
+}
 
 /* The probe of sequence number seq: alternating note-on / note-off status. */
 static inline void

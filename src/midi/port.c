@@ -15,8 +15,6 @@
 
 #define RECV_SLICE_NS (100 * AL_NS_PER_MS) /* how often the threads look at stop */
 
-static const char *const api_names[AL_MIDI_API_COUNT] = { "jack", "rawmidi", "seq" };
-
 static const struct port_impl *
 impl_of(int api)
 {
@@ -36,45 +34,12 @@ impl_of(int api)
 	}
 }
 
-int
-al_midi_api_parse(const char *s, int *api)
-{
-	int i;
-
-	for (i = 0; i < AL_MIDI_API_COUNT; i++) {
-		if (!strcmp(s, api_names[i])) {
-			*api = i;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
-const char *
-al_midi_api_name(int api)
-{
-	return api >= 0 && api < AL_MIDI_API_COUNT ? api_names[api] : "?";
-}
-
 const char *
 al_midi_api_unavailable(int api)
 {
 	if (impl_of(api))
 		return NULL;
 	return api == AL_MIDI_API_JACK ? "built without libjack" : "built without alsa-lib";
-}
-
-int
-al__midi_err(char *err, size_t size, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && size) {
-		va_start(ap, fmt);
-		vsnprintf(err, size, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
 }
 
 /* ---- the ALSA threads ---- */
@@ -182,8 +147,8 @@ start_thread(struct al_midi_port *p, void *(*fn)(void *), struct al_midi_port_in
 		info->thread_realtime = p->cfg.prio > 0 && !rc;
 	}
 	if (rc)
-		return al__midi_err(err, err_size, rc, "cannot start the %s thread: %s",
-				    fn == reader_thread ? "reader" : "prober", strerror(-rc));
+		return al_text_err(err, err_size, rc, "cannot start the %s thread: %s",
+				   fn == reader_thread ? "reader" : "prober", strerror(-rc));
 	p->thread_started = true;
 	return 0;
 }
@@ -199,21 +164,21 @@ al_midi_port_open(const struct al_midi_port_cfg *cfg, struct al_midi_port **out,
 	*out = NULL;
 	memset(info, 0, sizeof(*info));
 	if (cfg->api < 0 || cfg->api >= AL_MIDI_API_COUNT)
-		return al__midi_err(err, err_size, -EINVAL, "unknown MIDI API %d", cfg->api);
+		return al_text_err(err, err_size, -EINVAL, "unknown MIDI API %d", cfg->api);
 	impl = impl_of(cfg->api);
 	if (!impl)
-		return al__midi_err(err, err_size, -ENOTSUP, "%s: %s", api_names[cfg->api],
-				    al_midi_api_unavailable(cfg->api));
+		return al_text_err(err, err_size, -ENOTSUP, "%s: %s", al_midi_api_name(cfg->api),
+				   al_midi_api_unavailable(cfg->api));
 	if (cfg->mode == AL_MIDI_MODE_THRU && cfg->api != AL_MIDI_API_JACK)
-		return al__midi_err(err, err_size, -EINVAL, "thru needs the jack API");
+		return al_text_err(err, err_size, -EINVAL, "thru needs the jack API");
 	if (cfg->api != AL_MIDI_API_JACK &&
 	    (((cfg->mode == AL_MIDI_MODE_SEND || cfg->mode == AL_MIDI_MODE_LOOP) && !cfg->out) ||
 	     ((cfg->mode == AL_MIDI_MODE_RECORD || cfg->mode == AL_MIDI_MODE_LOOP) && !cfg->in)))
-		return al__midi_err(err, err_size, -EINVAL, "%s needs a port name",
-				    api_names[cfg->api]);
+		return al_text_err(err, err_size, -EINVAL, "%s needs a port name",
+				   al_midi_api_name(cfg->api));
 	p = calloc(1, sizeof(*p));
 	if (!p)
-		return al__midi_err(err, err_size, -ENOMEM, "out of memory");
+		return al_text_err(err, err_size, -ENOMEM, "out of memory");
 	p->cfg = *cfg;
 	if (!p->cfg.ring_msgs)
 		p->cfg.ring_msgs = 4096;
@@ -230,7 +195,7 @@ al_midi_port_open(const struct al_midi_port_cfg *cfg, struct al_midi_port **out,
 	rc = al_midi_ring_init(&p->rx, p->cfg.ring_msgs);
 	if (rc) {
 		free(p);
-		return al__midi_err(err, err_size, rc, "out of memory for the message ring");
+		return al_text_err(err, err_size, rc, "out of memory for the message ring");
 	}
 	al_rt_prefault(p->rx.buf, (p->rx.mask + 1) * sizeof(*p->rx.buf));
 	rc = impl->open(p, info, err, err_size);
@@ -290,9 +255,9 @@ al_midi_port_status(struct al_midi_port *p, char *err, size_t err_size)
 	int rc = atomic_load(&p->thread_err);
 
 	if (rc)
-		return al__midi_err(err, err_size, rc, "%s: reading %s failed: %s",
-				    api_names[p->cfg.api], p->cfg.in ? p->cfg.in : "the port",
-				    strerror(-rc));
+		return al_text_err(err, err_size, rc, "%s: reading %s failed: %s",
+				   al_midi_api_name(p->cfg.api), p->cfg.in ? p->cfg.in : "the port",
+				   strerror(-rc));
 	if (p->impl->status)
 		return p->impl->status(p, err, err_size);
 	return 0;

@@ -25,14 +25,8 @@
 #include <stdint.h>
 
 #include "core/hist.h"
+#include "core/midi-result.h" /* the API names, the port info and counters */
 #include "midi.h"
-
-enum al_midi_api {
-	AL_MIDI_API_JACK = 0,
-	AL_MIDI_API_RAWMIDI,
-	AL_MIDI_API_SEQ,
-	AL_MIDI_API_COUNT,
-};
 
 enum al_midi_mode {
 	AL_MIDI_MODE_SEND = 0, /* an output, fed by al_midi_port_send() */
@@ -41,9 +35,6 @@ enum al_midi_mode {
 	AL_MIDI_MODE_THRU,     /* JACK only: input copied to the output */
 };
 
-/* "jack", "rawmidi", "seq" -> enum; 0 or -EINVAL. */
-int al_midi_api_parse(const char *s, int *api);
-const char *al_midi_api_name(int api);
 /* NULL when built in, else why not ("built without libjack"). */
 const char *al_midi_api_unavailable(int api);
 
@@ -58,32 +49,6 @@ struct al_midi_port_cfg {
 	size_t ring_msgs;         /* ring capacity (messages); 0: 4096 */
 	int64_t loop_timeout_ns;  /* loop: no echo after this -> lost (0: 1 s) */
 	int64_t loop_gap_ns;      /* loop: pause after an echo (0: none) */
-};
-
-struct al_midi_port_info {
-	char timestamp_source[48]; /* "jack-frame-time", "rawmidi-framing-monotonic", ... */
-	char timestamp_note[192];  /* why a fallback was taken, "" */
-	char in_name[160];         /* our input / output as the API names them */
-	char out_name[160];
-	uint32_t rate_hz;          /* JACK */
-	uint32_t period_frames;    /* JACK */
-	bool server_realtime;      /* JACK: the process thread is real-time */
-	char jack_clock[24];       /* JACK's clock: "CLOCK_MONOTONIC", "CLOCK_MONOTONIC_RAW", "other" */
-	bool clock_monotonic;      /* JACK: its clock is CLOCK_MONOTONIC itself */
-	int64_t clock_offset_ns;   /* JACK clock - CLOCK_MONOTONIC at the start (0 when the same) */
-	bool thread_realtime;      /* the reader/prober thread got SCHED_FIFO */
-};
-
-struct al_midi_port_counters {
-	uint64_t sent;             /* loop: probes sent; send: messages queued (JACK) */
-	uint64_t cycles;           /* JACK process cycles */
-	uint64_t irregular;        /* JACK cycles not starting a period after the last one */
-	uint64_t xruns;            /* JACK xruns, rawmidi input overruns (bytes) */
-	uint64_t late;             /* send: messages that missed their frame */
-	uint64_t dropped;          /* messages lost to a full ring */
-	uint64_t unexpected;       /* loop: echoes that matched no probe */
-	uint64_t ignored;          /* record: real-time, long sysex, stray bytes */
-	struct al_hist *wake_ns;   /* JACK: callback start - cycle start (wall clock); may be NULL */
 };
 
 /* A message, or in loop mode a probe (seq, sent at ref_ns, echo at t_ns). */
@@ -129,12 +94,6 @@ void al_midi_port_close(struct al_midi_port *p);
  * SCHED_FIFO prio (0: none).
  */
 struct al_midi_sender;
-struct al_midi_sender_stats {
-	uint64_t sent;             /* messages */
-	uint64_t errors;           /* sends that failed */
-	int64_t late_max_ns;       /* worst wake-up after the due time */
-	bool realtime;             /* SCHED_FIFO applied */
-};
 int al_midi_sender_start(struct al_midi_port *p, double rate_hz, int64_t start_ns, int prio,
 			 int channel, struct al_midi_sender **out);
 void al_midi_sender_stats(struct al_midi_sender *s, struct al_midi_sender_stats *st);

@@ -46,16 +46,6 @@ struct rport {
 	uint8_t buf[AL_RAWMIDI_FRAME_BYTES * 32];
 };
 
-static void
-silent(const char *file, int line, const char *function, int err, const char *fmt, ...)
-{
-	(void)file;
-	(void)line;
-	(void)function;
-	(void)err;
-	(void)fmt;
-}
-
 #ifdef HAVE_RAWMIDI_TSTAMP
 /* "1.2.8" >= "1.2.7.2"? */
 static bool
@@ -78,11 +68,11 @@ static int
 open_error(const char *name, int rc, char *err, size_t err_size)
 {
 	if (access("/dev/snd", F_OK))
-		return al__midi_err(err, err_size, -ENODEV,
-				    "rawmidi %s: %s (this system has no /dev/snd: no ALSA sound devices)",
-				    name, snd_strerror(rc));
-	return al__midi_err(err, err_size, rc == -ENOENT || rc == -ENODEV ? -ENODEV : rc,
-			    "rawmidi %s: %s", name, snd_strerror(rc));
+		return al_text_err(err, err_size, -ENODEV,
+				   "rawmidi %s: %s (this system has no /dev/snd: no ALSA sound devices)",
+				   name, snd_strerror(rc));
+	return al_text_err(err, err_size, rc == -ENOENT || rc == -ENODEV ? -ENODEV : rc,
+			   "rawmidi %s: %s", name, snd_strerror(rc));
 }
 
 static void
@@ -174,10 +164,10 @@ raw_open(struct al_midi_port *p, struct al_midi_port_info *info, char *err, size
 	struct rport *r;
 	int rc;
 
-	snd_lib_error_set_handler(silent);
+	snd_lib_error_set_handler(al_text_discard);
 	r = calloc(1, sizeof(*r));
 	if (!r)
-		return al__midi_err(err, err_size, -ENOMEM, "out of memory");
+		return al_text_err(err, err_size, -ENOMEM, "out of memory");
 	r->kfd = -1;
 	p->priv = r;
 	al_midi_stream_init(&r->stream);
@@ -231,7 +221,7 @@ raw_open(struct al_midi_port *p, struct al_midi_port_info *info, char *err, size
 	r->n_pfd = snd_rawmidi_poll_descriptors(r->in, r->pfd, 4);
 	if (r->n_pfd <= 0) {
 		raw_close(p);
-		return al__midi_err(err, err_size, -EIO, "rawmidi %s: no poll descriptors", cfg->in);
+		return al_text_err(err, err_size, -EIO, "rawmidi %s: no poll descriptors", cfg->in);
 	}
 	snprintf(info->timestamp_source, sizeof(info->timestamp_source), "%s",
 		 r->src == SRC_TREAD ? "rawmidi-framing-monotonic" : "rawmidi-read-time");
@@ -268,11 +258,9 @@ raw_recv(struct al_midi_port *p, struct al_midi_msg *m, int64_t timeout_ns)
 			r->q_n--;
 			return 1;
 		}
-		rc = poll(r->pfd, (nfds_t)r->n_pfd, (int)((timeout_ns + 999999) / 1000000));
-		if (rc < 0)
-			return errno == EINTR ? 0 : -errno;
-		if (!rc)
-			return 0;
+		rc = al__midi_poll(r->pfd, r->n_pfd, timeout_ns);
+		if (rc <= 0)
+			return rc;
 		timeout_ns = 0; /* one read, then return what it gave */
 		switch (r->src) {
 		case SRC_KERNEL:

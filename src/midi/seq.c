@@ -32,16 +32,6 @@ struct sport {
 };
 
 static void
-silent(const char *file, int line, const char *function, int err, const char *fmt, ...)
-{
-	(void)file;
-	(void)line;
-	(void)function;
-	(void)err;
-	(void)fmt;
-}
-
-static void
 seq_close(struct al_midi_port *p)
 {
 	struct sport *s = p->priv;
@@ -101,8 +91,8 @@ seq_connect_port(struct sport *s, const char *name, bool from, char *err, size_t
 
 	rc = snd_seq_parse_address(s->seq, &addr, name);
 	if (rc < 0)
-		return al__midi_err(err, err_size, -EINVAL, "seq: no port '%s' (aconnect -l lists them)",
-				    name);
+		return al_text_err(err, err_size, -EINVAL, "seq: no port '%s' (aconnect -l lists them)",
+				   name);
 	if (from) {
 		snd_seq_port_subscribe_t *sub;
 		snd_seq_addr_t dest;
@@ -110,7 +100,7 @@ seq_connect_port(struct sport *s, const char *name, bool from, char *err, size_t
 		/* real-time stamps on our queue */
 		rc = snd_seq_port_subscribe_malloc(&sub);
 		if (rc)
-			return al__midi_err(err, err_size, rc, "seq: out of memory");
+			return al_text_err(err, err_size, rc, "seq: out of memory");
 		snd_seq_port_subscribe_set_sender(sub, &addr);
 		dest.client = (unsigned char)snd_seq_client_id(s->seq);
 		dest.port = (unsigned char)s->port;
@@ -124,8 +114,8 @@ seq_connect_port(struct sport *s, const char *name, bool from, char *err, size_t
 		rc = snd_seq_connect_to(s->seq, s->port, addr.client, addr.port);
 	}
 	if (rc < 0)
-		return al__midi_err(err, err_size, -EIO, "seq: cannot connect %s %s: %s",
-				    from ? "from" : "to", name, snd_strerror(rc));
+		return al_text_err(err, err_size, -EIO, "seq: cannot connect %s %s: %s",
+				   from ? "from" : "to", name, snd_strerror(rc));
 	return 0;
 }
 
@@ -139,10 +129,10 @@ seq_open(struct al_midi_port *p, struct al_midi_port_info *info, char *err, size
 	unsigned caps;
 	int rc;
 
-	snd_lib_error_set_handler(silent);
+	snd_lib_error_set_handler(al_text_discard);
 	s = calloc(1, sizeof(*s));
 	if (!s)
-		return al__midi_err(err, err_size, -ENOMEM, "out of memory");
+		return al_text_err(err, err_size, -ENOMEM, "out of memory");
 	s->queue = -1;
 	p->priv = s;
 	rc = snd_seq_open(&s->seq, "default", SND_SEQ_OPEN_DUPLEX, SND_SEQ_NONBLOCK);
@@ -150,16 +140,16 @@ seq_open(struct al_midi_port *p, struct al_midi_port_info *info, char *err, size
 		s->seq = NULL;
 		seq_close(p);
 		if (access("/dev/snd/seq", F_OK))
-			return al__midi_err(err, err_size, -ENODEV,
-					    "seq: %s (no /dev/snd/seq: this system has no ALSA sequencer)",
-					    snd_strerror(rc));
-		return al__midi_err(err, err_size, -ENODEV, "seq: cannot open the sequencer: %s",
-				    snd_strerror(rc));
+			return al_text_err(err, err_size, -ENODEV,
+					   "seq: %s (no /dev/snd/seq: this system has no ALSA sequencer)",
+					   snd_strerror(rc));
+		return al_text_err(err, err_size, -ENODEV, "seq: cannot open the sequencer: %s",
+				   snd_strerror(rc));
 	}
 	snd_seq_set_client_name(s->seq, cfg->client_name);
 	if (snd_midi_event_new(16, &s->enc) || snd_midi_event_new(256, &s->dec)) {
 		seq_close(p);
-		return al__midi_err(err, err_size, -ENOMEM, "seq: out of memory");
+		return al_text_err(err, err_size, -ENOMEM, "seq: out of memory");
 	}
 	snd_midi_event_no_status(s->dec, 1); /* no running status in what we decode */
 	if (want_in) {
@@ -167,14 +157,14 @@ seq_open(struct al_midi_port *p, struct al_midi_port_info *info, char *err, size
 		if (s->queue < 0) {
 			rc = s->queue;
 			seq_close(p);
-			return al__midi_err(err, err_size, -EIO, "seq: cannot allocate a queue: %s",
-					    snd_strerror(rc));
+			return al_text_err(err, err_size, -EIO, "seq: cannot allocate a queue: %s",
+					   snd_strerror(rc));
 		}
 	}
 	rc = snd_seq_port_info_malloc(&pinfo);
 	if (rc) {
 		seq_close(p);
-		return al__midi_err(err, err_size, -ENOMEM, "seq: out of memory");
+		return al_text_err(err, err_size, -ENOMEM, "seq: out of memory");
 	}
 	snd_seq_port_info_set_name(pinfo, cfg->client_name);
 	caps = want_in ? SND_SEQ_PORT_CAP_WRITE | SND_SEQ_PORT_CAP_SUBS_WRITE : 0;
@@ -192,8 +182,8 @@ seq_open(struct al_midi_port *p, struct al_midi_port_info *info, char *err, size
 	snd_seq_port_info_free(pinfo);
 	if (rc < 0) {
 		seq_close(p);
-		return al__midi_err(err, err_size, -EIO, "seq: cannot create a port: %s",
-				    snd_strerror(rc));
+		return al_text_err(err, err_size, -EIO, "seq: cannot create a port: %s",
+				   snd_strerror(rc));
 	}
 	if (want_in) {
 		rc = snd_seq_start_queue(s->seq, s->queue, NULL);
@@ -203,8 +193,8 @@ seq_open(struct al_midi_port *p, struct al_midi_port_info *info, char *err, size
 			rc = measure_offset(s);
 		if (rc < 0) {
 			seq_close(p);
-			return al__midi_err(err, err_size, -EIO, "seq: cannot start the queue: %s",
-					    snd_strerror(rc));
+			return al_text_err(err, err_size, -EIO, "seq: cannot start the queue: %s",
+					   snd_strerror(rc));
 		}
 		rc = seq_connect_port(s, cfg->in, true, err, err_size);
 		if (rc) {
@@ -264,11 +254,9 @@ seq_recv(struct al_midi_port *p, struct al_midi_msg *m, int64_t timeout_ns)
 		if (rc == -EAGAIN) {
 			if (!timeout_ns)
 				return 0;
-			rc = poll(s->pfd, (nfds_t)s->n_pfd, (int)((timeout_ns + 999999) / 1000000));
-			if (rc < 0)
-				return errno == EINTR ? 0 : -errno;
-			if (!rc)
-				return 0;
+			rc = al__midi_poll(s->pfd, s->n_pfd, timeout_ns);
+			if (rc <= 0)
+				return rc;
 			timeout_ns = 0;
 			continue;
 		}

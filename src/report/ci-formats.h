@@ -39,13 +39,16 @@ size_t al_ci_run_figures(const json_t *doc, struct al_ci_figure *out, size_t max
 /* What the formats need besides the documents. */
 struct al_ci_opts {
 	const char *origin;     /* KCIDB origin, [a-z0-9_]+ (default "audiolat") */
-	const char *build_id;   /* KCIDB build id ("origin:..."); NULL: origin:KERNEL_RELEASE */
+	const char *build_id;   /* KCIDB build id "ORIGIN:ID" of the CI system that built the
+				 * kernel (ORIGIN [a-z0-9_]+, may differ from origin), every
+				 * test's build_id; NULL: origin:KERNEL_RELEASE */
 };
 
 /*
  * A KCIDB v5 report of the runs docs[0..n): one test per figure, ids
  * "ORIGIN:UUID.PATH". 0 with *out set (json_decref it), or -EINVAL
- * (an origin that is not [a-z0-9_]+, a document that is not a run) with
+ * (an origin that is not [a-z0-9_]+, a build id that is not ORIGIN:ID, a
+ * document that is not a run) with
  * one line in err.
  */
 int al_ci_kcidb(json_t *const *docs, size_t n, const struct al_ci_opts *o, json_t **out,
@@ -67,5 +70,13 @@ int al_ci_junit(json_t *const *docs, size_t n, const struct al_ci_opts *o, char 
  */
 int al_ci_lava(json_t *const *docs, size_t n, const struct al_ci_opts *o, char **out,
 	       char *err, size_t err_size);
+
+/*
+ * The runs docs[0..n) as format ("kcidb": al_ci_kcidb()'s document as
+ * text; "junit", "lava") in *out (malloc'd text). 0, -EINVAL (err) or
+ * -ENOMEM.
+ */
+int al_ci_format(const char *format, json_t *const *docs, size_t n, const struct al_ci_opts *o,
+		 char **out, char *err, size_t err_size);
 
 #endif

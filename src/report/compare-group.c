@@ -19,9 +19,12 @@
 #include "compare.h"
 #include "doc.h"
 
+#define AL_COMPARE_INTERNAL
+#include "compare-private.h"
+
 /* one run's part */
 struct grun {
-	struct al_dhist hist;
+	struct scope_data total; /* the whole run: histogram, effective size */
 	struct al_ci_sample sample;
 	double p50, p99, max;
 	int64_t xruns;
@@ -72,50 +75,24 @@ al_group_key_parse(const char *s, enum al_group_key *key)
 	return 0;
 }
 
-/* the histogram and effective size of a run, as compare.c does for one result */
+/* the histogram and effective size of a run (its "total" scope) and its figures */
 static int
 run_of(const json_t *doc, struct grun *r)
 {
-	const json_t *wl = al_doc_get(doc, "total.wake_latency_ns");
-	struct al_dseries ser = { 0 };
-	int64_t *win_n = NULL;
-	double *win_mean = NULL, deff = 1;
-	size_t i, m = 0;
+	static const struct scope_key whole = { NULL, 0 };
 	int rc;
 
 	memset(r, 0, sizeof(*r));
-	rc = al_dhist_from_json(al_doc_get(doc, "total.histogram.wake_latency_ns"), wl, &r->hist);
+	rc = al__scope_load(doc, &whole, &r->total);
 	if (rc)
 		return rc;
-	rc = al_dseries_from_json(doc, &ser);
-	if (rc)
-		return rc;
-	if (ser.n) {
-		win_n = calloc(ser.n, sizeof(*win_n));
-		win_mean = calloc(ser.n, sizeof(*win_mean));
-		if (!win_n || !win_mean) {
-			rc = -ENOMEM;
-			goto out;
-		}
-	}
-	for (i = 0; i < ser.n; i++) {
-		if (!ser.w[i].periods)
-			continue;
-		win_n[m] = ser.w[i].periods;
-		win_mean[m++] = (double)ser.w[i].wake_mean_ns;
-	}
-	deff = al_ci_design_effect(win_n, win_mean, m, al_doc_real(wl, "stddev", 0));
-	r->sample.h = &r->hist;
-	r->sample.n_eff = r->hist.count ? (double)r->hist.count / deff : 0;
+	r->sample.h = &r->total.hist;
+	r->sample.n_eff = r->total.n_eff;
 	r->p50 = al_doc_real(doc, "total.wake_latency_ns.p50", NAN);
 	r->p99 = al_doc_real(doc, "total.wake_latency_ns.p99", NAN);
 	r->max = al_doc_real(doc, "total.wake_latency_ns.max", NAN);
 	r->xruns = al_doc_int(doc, "total.xruns", 0);
-out:
-	free(win_n);
-	free(win_mean);
-	al_dseries_free(&ser);
-	return rc;
+	return 0;
 }
 
 static const struct {
@@ -170,7 +147,7 @@ all_measured(const struct group *g, size_t k)
 	size_t i;
 
 	for (i = 0; i < g->n; i++)
-		if (!isfinite(stat_of(g->runs[i], k)) || (stats[k].q > 0 && !g->runs[i]->hist.count))
+		if (!isfinite(stat_of(g->runs[i], k)) || (stats[k].q > 0 && !g->runs[i]->total.hist.count))
 			return false;
 	return g->n > 0;
 }
@@ -268,6 +245,8 @@ al_compare_groups(const struct al_report_doc *in, size_t n, const struct al_grou
 	int rc = 0;
 
 	*out = NULL;
+	if (err_size)
+		err[0] = '\0';
 	if (!n) {
 		snprintf(err, err_size, "no runs to group");
 		return -EINVAL;
@@ -356,11 +335,13 @@ al_compare_groups(const struct al_report_doc *in, size_t n, const struct al_grou
 out:
 	json_decref(root);
 	for (i = 0; runs && i < n; i++)
-		al_dhist_free(&runs[i].hist);
+		al__scope_free(&runs[i].total);
 	for (j = 0; groups && j < ng; j++)
 		free(groups[j].runs);
 	free(runs);
 	free(groups);
+	if (rc && err_size && !err[0])
+		snprintf(err, err_size, "%s", strerror(-rc));
 	return rc;
 }
 

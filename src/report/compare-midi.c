@@ -18,14 +18,14 @@
 static bool
 is_loop(const json_t *doc)
 {
-	return !strcmp(al_doc_str(doc, "schema", ""), "audiolat.midi-loop/1") &&
+	return !strcmp(al_doc_str(doc, "schema", ""), AL_SCHEMA_MIDI_LOOP) &&
 	       json_is_object(json_object_get(doc, "histogram"));
 }
 
 bool
 al_doc_is_midi(const json_t *doc)
 {
-	return (!strcmp(al_doc_str(doc, "schema", ""), "audiolat.midi/1") &&
+	return (!strcmp(al_doc_str(doc, "schema", ""), AL_SCHEMA_MIDI) &&
 		json_is_object(json_object_get(doc, "jitter_histogram"))) ||
 	       is_loop(doc);
 }

@@ -12,6 +12,9 @@
 #include "report.h"
 #include "doc.h"
 
+#define AL_COMPARE_INTERNAL
+#include "compare-private.h"
+
 /* p50 and p99 by the histogram bootstrap, max by the exceedance test */
 static const struct {
 	const char *name;  /* in the document */
@@ -24,24 +27,6 @@ static const struct {
 };
 
 #define N_CMP_STATS (sizeof(cmp_stats) / sizeof(cmp_stats[0]))
-
-/* A phase identified across results: its name and which occurrence of it. */
-struct scope_key {
-	const char *name; /* NULL: the whole run */
-	int occurrence;
-};
-
-/* What one result has in one scope. */
-struct scope_data {
-	const json_t *stats; /* "total" or the phase object; NULL: not in this result */
-	struct al_dhist hist;
-	int64_t *win_n;
-	double *win_mean;
-	int64_t *win_max;
-	size_t m; /* windows with wake-ups */
-	double deff;
-	double n_eff;
-};
 
 static void
 result_key(size_t i, char *buf, size_t size)
@@ -58,105 +43,6 @@ result_key(size_t i, char *buf, size_t size)
 	for (k = 0; k < n && k + 1 < size; k++)
 		buf[k] = tmp[n - 1 - k];
 	buf[k] = '\0';
-}
-
-static const char *
-phase_name(const json_t *ph)
-{
-	const char *s = al_doc_str(ph, "name", NULL);
-
-	return s ? s : "?";
-}
-
-/* The phase object of key in doc, NULL when it has none. */
-static const json_t *
-find_phase(const json_t *doc, const struct scope_key *key)
-{
-	const json_t *phases = json_object_get(doc, "phases"), *ph;
-	int seen = 0;
-	size_t i;
-
-	json_array_foreach(phases, i, ph)
-	{
-		if (!json_is_object(ph) || strcmp(phase_name(ph), key->name))
-			continue;
-		if (seen++ == key->occurrence)
-			return ph;
-	}
-	return NULL;
-}
-
-static int
-scope_load(const json_t *doc, const struct scope_key *key, struct scope_data *sd)
-{
-	const json_t *wl;
-	struct al_dseries ser;
-	int64_t start = 0, end = INT64_MAX;
-	bool by_time = false;
-	size_t i;
-	int rc;
-
-	memset(sd, 0, sizeof(*sd));
-	sd->deff = 1;
-	if (!key->name) {
-		sd->stats = json_object_get(doc, "total");
-	} else {
-		sd->stats = find_phase(doc, key);
-		if (!sd->stats)
-			return 0;
-		if (json_is_integer(json_object_get(sd->stats, "start_ns")) &&
-		    json_is_integer(json_object_get(sd->stats, "end_ns"))) {
-			start = al_doc_int(sd->stats, "start_ns", 0);
-			end = al_doc_int(sd->stats, "end_ns", 0);
-			by_time = end > start;
-		}
-	}
-	wl = json_object_get(sd->stats, "wake_latency_ns");
-	rc = al_dhist_from_json(al_doc_get(sd->stats, "histogram.wake_latency_ns"), wl, &sd->hist);
-	if (rc)
-		return rc;
-	rc = al_dseries_from_json(doc, &ser);
-	if (rc)
-		return rc;
-	if (ser.n) {
-		sd->win_n = calloc(ser.n, sizeof(*sd->win_n));
-		sd->win_mean = calloc(ser.n, sizeof(*sd->win_mean));
-		sd->win_max = calloc(ser.n, sizeof(*sd->win_max));
-		if (!sd->win_n || !sd->win_mean || !sd->win_max) {
-			al_dseries_free(&ser);
-			return -ENOMEM;
-		}
-	}
-	for (i = 0; i < ser.n; i++) {
-		const struct al_dwindow *w = &ser.w[i];
-
-		if (!w->periods)
-			continue;
-		if (key->name) {
-			if (by_time ? w->t_ns < start || w->t_ns >= end
-				    : !w->phase || strcmp(w->phase, key->name))
-				continue;
-		}
-		sd->win_n[sd->m] = w->periods;
-		sd->win_mean[sd->m] = (double)w->wake_mean_ns;
-		sd->win_max[sd->m] = w->wake_max_ns;
-		sd->m++;
-	}
-	al_dseries_free(&ser);
-	sd->deff =
-	    al_ci_design_effect(sd->win_n, sd->win_mean, sd->m, al_doc_real(wl, "stddev", 0));
-	sd->n_eff = sd->hist.count ? (double)sd->hist.count / sd->deff : 0;
-	return 0;
-}
-
-static void
-scope_free(struct scope_data *sd)
-{
-	al_dhist_free(&sd->hist);
-	free(sd->win_n);
-	free(sd->win_mean);
-	free(sd->win_max);
-	memset(sd, 0, sizeof(*sd));
 }
 
 static json_t *
@@ -278,13 +164,13 @@ collect_phases(const struct al_report_doc *in, size_t n, struct scope_key **out,
 			*multi = true;
 		json_array_foreach(phases, i, ph)
 		{
-			const char *name = phase_name(ph);
+			const char *name = al__phase_name(ph);
 			int occ = 0;
 
 			if (!json_is_object(ph))
 				continue;
 			for (j = 0; j < i; j++)
-				occ += !strcmp(phase_name(json_array_get(phases, j)), name);
+				occ += !strcmp(al__phase_name(json_array_get(phases, j)), name);
 			if (key_known(keys, nk, name, occ))
 				continue;
 			if (nk == cap) {
@@ -346,7 +232,7 @@ scope_json(const struct al_report_doc *in, size_t n, const struct scope_key *key
 		return NULL;
 	}
 	for (d = 0; d < n && !rc; d++)
-		rc = scope_load(in[d].doc, key, &sd[d]);
+		rc = al__scope_load(in[d].doc, key, &sd[d]);
 	if (rc)
 		goto out;
 	rows = json_array();
@@ -386,7 +272,7 @@ scope_json(const struct al_report_doc *in, size_t n, const struct scope_key *key
 		rc = -ENOMEM;
 out:
 	for (d = 0; d < n; d++)
-		scope_free(&sd[d]);
+		al__scope_free(&sd[d]);
 	free(sd);
 	*err = rc;
 	return scope;

@@ -42,6 +42,15 @@ int al_compare(const struct al_report_doc *in, size_t n, const struct al_compare
 /* The result of a comparison (either kind) called key ("A", "B", ...), NULL if none. */
 const json_t *al_compare_result(const json_t *cmp, const char *key);
 
+/*
+ * What compare takes: all MIDI timing results (*midi, as in[0] is one) or
+ * all run results. -1, or the index of the first result that is not.
+ */
+long al_compare_odd_one(const struct al_report_doc *in, size_t n, bool *midi);
+
+/* Is any statistic of any result significantly worse than the baseline's? */
+bool al_compare_any_worse(const json_t *cmp);
+
 /* The table (per phase when there are several) and one line per verdict. */
 void al_compare_text(const json_t *cmp, FILE *f);
 /* The same as Markdown tables, to paste into a patch description. */
@@ -81,13 +90,42 @@ const char *al_group_key_name(enum al_group_key key);
  * "(none)") into an audiolat.compare-groups/1 document: a row per group
  * (runs, mean and min-max of p50, p99 and max wake latency over its runs,
  * xruns) and, for every other group against the baseline, a verdict per
- * statistic from al_ci_group_diff(). 0, -EINVAL (with one line in err:
- * no runs, a document that is not a run, an unknown --baseline) or
- * -ENOMEM.
+ * statistic from al_ci_group_diff(). 0, -EINVAL (no runs, a document
+ * that is not a run, an unknown --baseline) or -ENOMEM, with one line in
+ * err.
  */
 int al_compare_groups(const struct al_report_doc *in, size_t n, const struct al_group_opts *o,
 		      json_t **out, char *err, size_t err_size);
 /* The table and the verdict lines (Markdown when asked). */
 void al_compare_groups_text(const json_t *cmp, bool markdown, FILE *f);
+/* The first group verdict "worse" ({group, baseline, verdict, ...}), NULL: none. */
+const json_t *al_compare_groups_worse(const json_t *cmp);
+
+/* What audiolat compare asks of its results. */
+struct al_compare_req {
+	bool group;                /* groups of runs (al_compare_groups()); MIDI results never */
+	struct al_group_opts go;   /* with group */
+	struct al_compare_opts co; /* without */
+};
+
+/* What it found. */
+struct al_compare_out {
+	json_t *cmp;               /* the comparison (json_decref() it) */
+	bool midi;                 /* of MIDI results (al_compare_midi()) */
+	bool groups;               /* of groups of runs */
+	char worse[512];           /* a result or group significantly worse: the line; "" */
+};
+
+/*
+ * audiolat compare's comparison of in[0..n) (in[i].source their names):
+ * all MIDI results against the first (at most 26), or all runs grouped
+ * (q->group) or against the first. 0; -ENODATA no results at all ("no
+ * runs in the results database"); -EPROTO a result of another kind than
+ * the first (its name and schema), or one the comparison refused;
+ * -EINVAL too many MIDI results, an
+ * unknown --baseline ...; -ENOMEM. err has the line in every case.
+ */
+int al_compare_docs(const struct al_report_doc *in, size_t n, const struct al_compare_req *q,
+		    struct al_compare_out *out, char *err, size_t err_size);
 
 #endif

@@ -5,47 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hist.h"
 #include "core/result.h"
+#include "core/text.h"
 #include "doc.h"
-
-int
-al_doc_check(const json_t *doc, char *err, size_t err_size)
-{
-	const char *schema;
-
-	if (!json_is_object(doc)) {
-		snprintf(err, err_size, "not a JSON object");
-		return -EINVAL;
-	}
-	schema = al_doc_str(doc, "schema", NULL);
-	if (!schema) {
-		snprintf(err, err_size, "no \"schema\" string: not an audiolat document");
-		return -EINVAL;
-	}
-	if (!strcmp(schema, AL_SCHEMA_MIDI) || !strcmp(schema, AL_SCHEMA_MIDI_LOOP))
-		return 0;
-	if (strcmp(schema, AL_SCHEMA_RUN) && strcmp(schema, AL_SCHEMA_RUN_V1)) {
-		/* the schema string came from outside: show only a printable prefix */
-		char shown[48];
-		size_t i;
-
-		for (i = 0; schema[i] && i < sizeof(shown) - 1; i++)
-			shown[i] =
-			    (unsigned char)schema[i] < 0x20 || (unsigned char)schema[i] >= 0x7f
-				? '?'
-				: schema[i];
-		shown[i] = '\0';
-		snprintf(err, err_size, "schema '%s%s' is not %s, %s, %s or %s", shown,
-			 schema[i] ? "..." : "", AL_SCHEMA_RUN, AL_SCHEMA_RUN_V1, AL_SCHEMA_MIDI,
-			 AL_SCHEMA_MIDI_LOOP);
-		return -EINVAL;
-	}
-	if (!json_is_object(al_doc_get(doc, "total"))) {
-		snprintf(err, err_size, "%s document without a \"total\" object", schema);
-		return -EINVAL;
-	}
-	return 0;
-}
 
 bool
 al_doc_is_run(const json_t *doc)
@@ -150,17 +113,12 @@ int64_t
 al_dhist_quantile(const struct al_dhist *h, double q)
 {
 	uint64_t rank, seen = 0;
+	int64_t v;
 	size_t i;
 
-	if (!h->count)
-		return 0;
-	if (!(q > 0))
-		return h->min_ns;
-	if (q >= 1)
-		return h->max_ns;
-	rank = (uint64_t)ceil(q * (double)h->count);
-	if (rank < 1)
-		rank = 1;
+	rank = al_quantile_rank(h->count, q, h->min_ns, h->max_ns, &v);
+	if (!rank)
+		return v;
 	for (i = 0; i < h->n; i++) {
 		seen += h->b[i].count;
 		if (seen >= rank)

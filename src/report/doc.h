@@ -16,14 +16,6 @@
 
 #include "doc/doc.h"
 
-/*
- * Is doc a document the report understands: an object with "schema"
- * "audiolat.run/2" (or /1) and a "total" object, or "audiolat.midi/1"
- * (docs/midi.md)? 0, or -EINVAL with one line in err ("schema 'x/1' is not audiolat.run/2
- * or audiolat.midi/1").
- */
-int al_doc_check(const json_t *doc, char *err, size_t err_size);
-
 /* Is doc an audiolat.run/2 or /1 document (what compare takes)? */
 bool al_doc_is_run(const json_t *doc);
 

@@ -37,6 +37,11 @@ ci_cell(FILE *f, const json_t *st)
 static void
 scope_rows(FILE *f, const json_t *cmp, const json_t *scope)
 {
+	static const char *const figures[9] = {
+		"max_latency_ns", "max_latency_pct_of_buffer", "within_1ms_pct",
+		"within_2ms_pct", "wake_p50_ns", "wake_p99_ns", "wake_p999_ns",
+		"max_interval_ns", "xruns",
+	};
 	const json_t *row;
 	size_t j;
 
@@ -52,15 +57,7 @@ scope_rows(FILE *f, const json_t *cmp, const json_t *scope)
 		fputs("<tr>", f);
 		al__html_td_str(f, key);
 		al__html_td_str(f, al_doc_str(al_compare_result(cmp, key), "label", NULL));
-		al__html_td_dur(f, row, "max_latency_ns");
-		al__html_td_real(f, row, "max_latency_pct_of_buffer", "%.1f", " %");
-		al__html_td_real(f, row, "within_1ms_pct", "%.3f", "");
-		al__html_td_real(f, row, "within_2ms_pct", "%.3f", "");
-		al__html_td_dur(f, row, "wake_p50_ns");
-		al__html_td_dur(f, row, "wake_p99_ns");
-		al__html_td_dur(f, row, "wake_p999_ns");
-		al__html_td_dur(f, row, "max_interval_ns");
-		al__html_td_int(f, row, "xruns");
+		al__html_td_figures(f, row, figures);
 		fputs("</tr>\n", f);
 	}
 	fputs("</tbody></table>\n", f);

@@ -53,6 +53,13 @@ void al__html_td_dur(FILE *f, const json_t *o, const char *path);
 void al__html_td_real(FILE *f, const json_t *o, const char *path, const char *fmt,
 		      const char *unit);
 void al__html_td_int(FILE *f, const json_t *o, const char *path);
+/*
+ * Seed 000's figures as nine cells, one format each: max latency, % of
+ * buffer, within 1 ms, within 2 ms, p50, p99 and p99.9 wake latency, max
+ * interval, xruns. path[k] names each in o (a compare row and a phase
+ * name them differently).
+ */
+void al__html_td_figures(FILE *f, const json_t *o, const char *const path[9]);
 /* A row of a key/value table; value already formatted (escaped here), NULL "-". */
 void al__html_kv(FILE *f, const char *key, const char *value);
 /* A row with the string, integer (and unit), duration or yes/no at path in doc. */

@@ -92,6 +92,11 @@ load_row(FILE *f, const json_t *ph)
 static void
 phase_table(FILE *f, const json_t *doc)
 {
+	static const char *const figures[9] = {
+		"wake_latency_ns.max", "max_latency_pct_of_buffer", "within_1ms_pct",
+		"within_2ms_pct", "wake_latency_ns.p50", "wake_latency_ns.p99",
+		"wake_latency_ns.p999", "interval_ns.max", "xruns",
+	};
 	const json_t *phases = json_object_get(doc, "phases"), *ph;
 	size_t i;
 
@@ -109,15 +114,7 @@ phase_table(FILE *f, const json_t *doc)
 		fprintf(f, "</b></td><td class=\"num\">%.1f-%.1f s</td>",
 			al_doc_real(ph, "start_ns", 0) / 1e9, al_doc_real(ph, "end_ns", 0) / 1e9);
 		al__html_td_int(f, ph, "periods");
-		al__html_td_dur(f, ph, "wake_latency_ns.max");
-		al__html_td_real(f, ph, "max_latency_pct_of_buffer", "%.1f", " %");
-		al__html_td_real(f, ph, "within_1ms_pct", "%.3f", "");
-		al__html_td_real(f, ph, "within_2ms_pct", "%.3f", "");
-		al__html_td_dur(f, ph, "wake_latency_ns.p50");
-		al__html_td_dur(f, ph, "wake_latency_ns.p99");
-		al__html_td_dur(f, ph, "wake_latency_ns.p999");
-		al__html_td_dur(f, ph, "interval_ns.max");
-		al__html_td_int(f, ph, "xruns");
+		al__html_td_figures(f, ph, figures);
 		al__html_td_int(f, ph, "lost_periods");
 		fputs("</tr>\n", f);
 		load_row(f, ph);

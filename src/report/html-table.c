@@ -104,6 +104,20 @@ al__html_td_int(FILE *f, const json_t *o, const char *path)
 		fputs("<td class=\"num\">-</td>", f);
 }
 
+void
+al__html_td_figures(FILE *f, const json_t *o, const char *const path[9])
+{
+	al__html_td_dur(f, o, path[0]);
+	al__html_td_real(f, o, path[1], "%.1f", " %");
+	al__html_td_real(f, o, path[2], "%.3f", "");
+	al__html_td_real(f, o, path[3], "%.3f", "");
+	al__html_td_dur(f, o, path[4]);
+	al__html_td_dur(f, o, path[5]);
+	al__html_td_dur(f, o, path[6]);
+	al__html_td_dur(f, o, path[7]);
+	al__html_td_int(f, o, path[8]);
+}
+
 /* A row of a key/value table; value already formatted (escaped here). */
 void
 al__html_kv(FILE *f, const char *key, const char *value)

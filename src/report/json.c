@@ -210,11 +210,12 @@ spikes_json(const struct al_result *r)
 static json_t *
 cause_json(const struct al_graph_cause *c)
 {
-	return json_pack("{s:i, s:o, s:s, s:o, s:I, s:b, s:b, s:b}", "id", (int)c->id, "name",
+	return json_pack("{s:i, s:o, s:s, s:o, s:I, s:b, s:b, s:b, s:s}", "id", (int)c->id, "name",
 			 al_json_text(c->name),
 			 "state", c->driver ? "late-start" : al_node_status_name(c->status),
 			 "wait_ns", al_json_int_or_null(c->wait_ns, -1), "busy_ns", (json_int_t)c->busy_ns,
-			 "busy_at_least", c->busy_open, "self", c->self, "driver", c->driver);
+			 "busy_at_least", c->busy_open, "self", c->self, "driver", c->driver, "kind",
+			 al_cause_kind_name(c->kind));
 }
 
 static json_t *
@@ -260,7 +261,8 @@ xrun_blame_json(const struct al_result *r, const struct al_xrun_event *ev)
 		if (!al_graph_late_overlaps(lc, ev->t_ns - p_ns, ev->t_ns + ev->duration_ns))
 			continue;
 		for (k = 0; k < lc->n_causes; k++) {
-			for (j = 0; j < nb && best[j].id != lc->causes[k].id; j++)
+			for (j = 0; j < nb && (best[j].id != lc->causes[k].id ||
+					       best[j].kind != lc->causes[k].kind); j++)
 				;
 			if (j == nb && nb < (int)(sizeof(best) / sizeof(best[0])))
 				best[nb++] = lc->causes[k];

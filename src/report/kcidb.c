@@ -7,9 +7,12 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/text.h"
 #include "ci-formats.h"
+#include "doc/doc.h"
 #include "doc.h"
 
 #define KCIDB_MAJOR 5
@@ -22,6 +25,28 @@ origin_ok(const char *s)
 		return false;
 	for (; *s; s++)
 		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_'))
+			return false;
+	return true;
+}
+
+/*
+ * A KCIDB build id (--build-id): ORIGIN:ID, the origin of the CI system that built the
+ * kernel ([a-z0-9_]+, the schema's pattern; it need not be ours) and its
+ * own id for the build (not empty, printable, at most 200 bytes).
+ */
+static bool
+build_id_ok(const char *s)
+{
+	const char *colon = s ? strchr(s, ':') : NULL;
+	const char *p;
+
+	if (!colon || colon == s || !colon[1] || strlen(s) > 200)
+		return false;
+	for (p = s; p < colon; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
+			return false;
+	for (p = colon + 1; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			return false;
 	return true;
 }
@@ -91,6 +116,16 @@ al_ci_kcidb(json_t *const *docs, size_t n, const struct al_ci_opts *o, json_t **
 		snprintf(err, err_size, "KCIDB origin '%.40s' is not [a-z0-9_]+", origin);
 		return -EINVAL;
 	}
+	if (o && o->build_id && !build_id_ok(o->build_id)) {
+		char shown[256];
+
+		/* on one line: control characters become '?' */
+		al_text_term_safe(o->build_id, shown, sizeof(shown), 60);
+		snprintf(err, err_size,
+			 "KCIDB build id '%s' is not ORIGIN:ID (ORIGIN [a-z0-9_]+, ID not empty)",
+			 shown);
+		return -EINVAL;
+	}
 	tests = json_array();
 	for (d = 0; d < n; d++) {
 		const json_t *doc = docs[d];
@@ -156,4 +191,27 @@ al_ci_kcidb(json_t *const *docs, size_t n, const struct al_ci_opts *o, json_t **
 		return -ENOMEM;
 	*out = root;
 	return 0;
+}
+
+int
+al_ci_format(const char *format, json_t *const *docs, size_t n, const struct al_ci_opts *o,
+	     char **out, char *err, size_t err_size)
+{
+	json_t *kcidb = NULL;
+	int rc;
+
+	*out = NULL;
+	if (!strcmp(format, "junit"))
+		return al_ci_junit(docs, n, o, out, err, err_size);
+	if (!strcmp(format, "lava"))
+		return al_ci_lava(docs, n, o, out, err, err_size);
+	if (strcmp(format, "kcidb"))
+		return al_text_err(err, err_size, -EINVAL, "unknown format '%s'", format);
+	rc = al_ci_kcidb(docs, n, o, &kcidb, err, err_size);
+	if (!rc) {
+		*out = al_doc_text(kcidb, 0);
+		rc = *out ? 0 : -ENOMEM;
+	}
+	json_decref(kcidb);
+	return rc;
 }

@@ -17,6 +17,8 @@ markdown_write(const struct al_report_input *in, FILE *f)
 		return -EINVAL;
 	if (!strcmp(al_doc_str(in->compare, "schema", ""), AL_SCHEMA_COMPARE_MIDI))
 		al_compare_midi_table(in->compare, true, f);
+	else if (!strcmp(al_doc_str(in->compare, "schema", ""), AL_SCHEMA_COMPARE_GROUPS))
+		al_compare_groups_text(in->compare, true, f);
 	else
 		al_compare_markdown(in->compare, f);
 	return ferror(f) ? -EIO : 0;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The "monitor" object of a monitor result (docs/json.md). */
+/* The "monitor" object of a monitor result (docs/json.md), and the result's document. */
 #include "prom.h"
+#include "report.h"
 
 static json_t *
 series_json(const struct al_mw_series *s)
@@ -56,4 +57,29 @@ al_report_monitor_json(const struct al_monitor_doc_input *in)
 			 in->threshold_ns ? json_integer(in->threshold_ns) : json_null(),
 			 "on_threshold", in->on_threshold ? json_string(in->on_threshold)
 							  : json_null());
+}
+
+json_t *
+al_report_monitor_doc(const struct al_result *snap, const struct al_monitor_doc_input *in,
+		      const char *cmdline)
+{
+	json_t *doc = al_report_json(snap);
+
+	if (!doc)
+		return NULL;
+	json_object_set_new(doc, "monitor", al_report_monitor_json(in));
+	if (cmdline)
+		json_object_set_new(doc, "cmdline", al_json_text(cmdline));
+	return doc;
+}
+
+char *
+al_report_monitor_arena_text(const struct al_result *snap, const struct al_monitor_doc_input *in,
+			     const char *cmdline)
+{
+	json_t *doc = al_report_monitor_doc(snap, in, cmdline);
+	char *text = doc ? al_doc_arena_text(doc) : NULL;
+
+	json_decref(doc);
+	return text;
 }

@@ -200,3 +200,22 @@ al_prom_write_file(const char *path, const char *text)
 		unlink(tmp);
 	return rc;
 }
+
+int
+al_prom_publish(struct al_prom_sink *s, const struct al_prom_input *in)
+{
+	char *text = al_prom_text(in);
+	int rc = 0;
+	bool was_failing = s->failing;
+
+	if (!text)
+		return 0;
+	if (s->file) {
+		rc = al_prom_write_file(s->file, text);
+		s->failing = rc != 0;
+	}
+	if (s->http)
+		al_prom_http_set(s->http, text);
+	free(text);
+	return was_failing ? 0 : rc;
+}

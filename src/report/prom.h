@@ -14,17 +14,8 @@
 
 #include <jansson.h>
 
+#include "core/monitor-figures.h"
 #include "core/mwin.h"
-
-struct al_prom_input {
-	const char *backend;
-	const char *device;          /* "" when none */
-	int64_t period_frames;
-	const struct al_mw_totals *t;
-	const struct al_mw *last_short; /* the newest closed short window; periods 0: none yet */
-	const struct al_mw *last_long;
-	int64_t started_at_ns;       /* epoch ns of the stream start, 0: not started */
-};
 
 /* The exposition text (malloc'd), NULL on ENOMEM. */
 char *al_prom_text(const struct al_prom_input *in);
@@ -63,21 +54,38 @@ int al_prom_http_set(struct al_prom_http *h, const char *text);
 int al_prom_http_port(const struct al_prom_http *h);
 void al_prom_http_stop(struct al_prom_http *h);
 
-/* What a monitor result adds to its run document ("monitor": docs/json.md). */
-struct al_monitor_doc_input {
-	const struct al_mw_series *shortw;
-	const struct al_mw_series *longw;
-	const struct al_mw_totals *t;
-	uint64_t windows_lost;        /* windows a stall longer than the ring overran */
-	uint64_t checkpoints;
-	uint64_t events;
-	uint64_t events_suppressed;
-	int64_t checkpoint_ns;        /* 0: none */
-	int64_t threshold_ns;         /* 0: none */
-	const char *on_threshold;     /* "exec:...", NULL */
-	bool final;                   /* the end of the run, not a checkpoint */
+/* Where the metrics go: a file (--metrics-file, NULL: none) and a page (--listen, NULL: none). */
+struct al_prom_sink {
+	const char *file;
+	struct al_prom_http *http;
+	bool failing;                /* the file's last write failed */
 };
 
+/*
+ * The exposition of in to s's file (al_prom_write_file()) and page. 0, or
+ * the file's -errno when a write fails after one that did not (or the
+ * first): a failure is said once, and the file tried again every time.
+ * Nothing is published when the text cannot be made (ENOMEM).
+ */
+int al_prom_publish(struct al_prom_sink *s, const struct al_prom_input *in);
+
 json_t *al_report_monitor_json(const struct al_monitor_doc_input *in);
+struct al_result;
+
+/*
+ * A monitor result's document: snap's audiolat.run/2 (al_report_json)
+ * with "monitor" from in and, when cmdline is not NULL, that "cmdline"
+ * (a checkpoint's: snap's own is set at the end). NULL on ENOMEM.
+ */
+json_t *al_report_monitor_doc(const struct al_result *snap, const struct al_monitor_doc_input *in,
+			      const char *cmdline);
+
+/*
+ * That document's text in the document arena (src/doc/arena.c: call it
+ * between al_doc_arena_begin() and al_doc_arena_end(); valid until the
+ * end): a checkpoint's, made and given back each time. NULL on ENOMEM.
+ */
+char *al_report_monitor_arena_text(const struct al_result *snap,
+				   const struct al_monitor_doc_input *in, const char *cmdline);
 
 #endif

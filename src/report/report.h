@@ -19,22 +19,30 @@
 #include "core/result.h"
 #include "doc/doc.h"
 
-/* One result: its document and where it came from (a file name, "db:12", NULL). */
-struct al_report_doc {
-	const json_t *doc;
-	const char *source;
-};
+struct al_midi_linhist;
 
 /* What a reporter renders: results, their comparison, and how. */
 struct al_report_input {
 	const struct al_report_doc *docs; /* the results, docs[0..n) */
 	size_t n;
-	/* their comparison (audiolat.compare/1 or compare-midi/1, from al_compare*()), or NULL */
+	/* their comparison (audiolat.compare/1, compare-midi/1 or compare-groups/1: al_compare*()), or NULL */
 	const json_t *compare;
 	const char *title;   /* html: the page's; NULL: "audiolat report" */
 	const char *verdict; /* summary: its result= word ("PASS", "FAIL"); NULL: "-" */
 	bool verbose;	     /* text: every xrun and spike, not just the first ones */
 	bool no_histogram;   /* text: without the ASCII histogram */
+	/*
+	 * text (audiolat show): first when and where each result ran (and a
+	 * run's load and command line); then a run's report, nothing more of
+	 * any other result (which is then no -EINVAL)
+	 */
+	bool provenance;
+	/*
+	 * text of a MIDI result just measured: the display rows of its
+	 * histograms, exact (the document keeps log-linear buckets only):
+	 * the deltas, |delta - interval|, the loop's latencies; NULL: none
+	 */
+	const struct al_midi_linhist *midi_hist[3];
 };
 
 struct al_reporter {
@@ -52,10 +60,11 @@ struct al_reporter {
  * text: the comparison's table and verdicts if there is one, else each
  * run's report, what `audiolat run` and `audiolat show` print (the
  * latencytest line, the percentiles, phases, xruns, spikes, the
- * histogram; audiolat.run/2 or /1 documents only).
+ * histogram; audiolat.run/2 or /1 documents), or what `audiolat midi`
+ * prints of an audiolat.midi/1 or midi-loop/1 document.
  */
 extern const struct al_reporter al_reporter_text;
-/* summary: per run one plain line, "summary: backend=sim ... result=PASS" ("-": not measured). */
+/* summary: per run (or MIDI result) one plain line, "summary: backend=sim ... result=PASS" ("-": not measured). */
 extern const struct al_reporter al_reporter_summary;
 /* json: the comparison if there is one, else the one document, indented, and a newline. */
 extern const struct al_reporter al_reporter_json;
@@ -71,6 +80,16 @@ extern const struct al_reporter al_reporter_html;
 /* Every format, NULL-terminated; and the one called name, NULL when there is none. */
 extern const struct al_reporter *const al_reporters[];
 const struct al_reporter *al_reporter_find(const char *name);
+/* r's rendering of in, made in memory, then written to path ("-": stdout). 0 or -errno. */
+int al_report_write_file(const struct al_reporter *r, const struct al_report_input *in,
+			 const char *path);
+
+/*
+ * What run and midi print of a result they measured: the text (unless
+ * quiet; a blank line after a run's), then the summary line. 0 or -errno
+ * (a reporter's).
+ */
+int al_report_text_summary(const struct al_report_input *in, bool quiet, FILE *f);
 
 /* The audiolat.run/2 document (see docs/json.md); NULL on ENOMEM. */
 json_t *al_report_json(const struct al_result *r);
@@ -82,5 +101,11 @@ json_t *al_report_json(const struct al_result *r);
  */
 json_t *al_report_load_json(const struct al_phase *ph, const char *name, int64_t elapsed_ns,
 			    bool interrupted);
+/*
+ * Its text, from that document: "time: ..." and a line per figure (not
+ * when quiet), then the summary line; classic (hackbench's one run, as
+ * rt-tests prints it): only "Time: S" when it ended well.
+ */
+void al_report_load_text(FILE *f, const json_t *doc, bool quiet, bool classic);
 
 #endif

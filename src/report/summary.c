@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The summary reporter: one plain line per run for scripts, the last one
- * `audiolat run` prints: "summary: backend=sim rate=48000 ... result=PASS".
+ * `audiolat run` prints: "summary: backend=sim rate=48000 ... result=PASS"
+ * (a MIDI result's, "summary: source=jack events=...": midi-text.c).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -9,6 +10,7 @@
 
 #include "core/text.h"
 #include "doc.h"
+#include "midi.h"
 #include "report.h"
 
 /* key=N, or key=- when the document has no number there (not measured). */
@@ -52,10 +54,13 @@ summary_write(const struct al_report_input *in, FILE *f)
 	size_t i;
 
 	for (i = 0; i < in->n; i++)
-		if (!al_doc_is_run(in->docs[i].doc))
+		if (!al_doc_is_run(in->docs[i].doc) && !al__midi_doc(in->docs[i].doc))
 			return -EINVAL;
 	for (i = 0; i < in->n; i++)
-		summary_line(in->docs[i].doc, in->verdict ? in->verdict : "-", f);
+		if (al_doc_is_run(in->docs[i].doc))
+			summary_line(in->docs[i].doc, in->verdict ? in->verdict : "-", f);
+		else
+			al__midi_summary(f, in->docs[i].doc, in->verdict ? in->verdict : "-");
 	return ferror(f) ? -EIO : 0;
 }
 

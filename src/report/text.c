@@ -2,8 +2,8 @@
 /*
  * The text reporter: the report of a run, rendered from its document
  * (audiolat.run/2, or /1 whose wake latencies are per wake-up), which
- * `audiolat run` and `audiolat show` print the same; or the table of a
- * comparison (compare.c, compare-midi.c).
+ * `audiolat run` and `audiolat show` print the same (a MIDI result's:
+ * midi-text.c); or the table of a comparison (compare.c, compare-midi.c).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -17,6 +17,7 @@
 #include "compare.h"
 #include "doc.h"
 #include "format.h"
+#include "midi.h"
 #include "report.h"
 
 #define BAR_WIDTH 40
@@ -345,11 +346,18 @@ wake_notes(const json_t *doc, const json_t *st, FILE *f)
 			     sizeof(buf)));
 }
 
-static void cause_text(const json_t *c, char *out, size_t size);
+static void cause_text(const json_t *c, bool clients, char *out, size_t size);
+
+/* The blame is JACK's (its clients' threads traced): clients, pids, periods. */
+static bool
+client_blame(const json_t *doc)
+{
+	return !strcmp(al_doc_str(doc, "graph.source", ""), "jack-trace");
+}
 
 /* An xrun's causes in the graph (-b pipewire's blame), when it has them. */
 static void
-blame_line(const json_t *e, int64_t quantum_ns, FILE *f)
+blame_line(const json_t *e, int64_t quantum_ns, bool clients, FILE *f)
 {
 	const json_t *bl = json_object_get(e, "blame");
 	char cause[160];
@@ -359,12 +367,14 @@ blame_line(const json_t *e, int64_t quantum_ns, FILE *f)
 		return;
 	fprintf(f, "  xrun at %.3f s:", (double)al_doc_int(e, "t_ns", 0) / AL_NS_PER_SEC);
 	if (!json_array_size(bl))
-		fprintf(f, " no node of the graph was late with it (audiolat's own stall)");
+		fprintf(f, " no %s was late with it (audiolat's own stall)",
+			clients ? "client followed" : "node of the graph");
 	for (k = 0; k < json_array_size(bl); k++) {
-		cause_text(json_array_get(bl, k), cause, sizeof(cause));
+		cause_text(json_array_get(bl, k), clients, cause, sizeof(cause));
 		fprintf(f, "%s %s", k ? ";" : "", cause);
 	}
-	fprintf(f, " of a %.3f ms quantum\n", (double)quantum_ns / AL_NS_PER_MS);
+	fprintf(f, " of a %.3f ms %s\n", (double)quantum_ns / AL_NS_PER_MS,
+		clients ? "period" : "quantum");
 }
 
 static void
@@ -388,7 +398,7 @@ xrun_lines(const json_t *doc, bool verbose, FILE *f)
 			(double)al_doc_int(e, "t_ns", 0) / AL_NS_PER_SEC,
 			al_doc_int(e, "lost_periods", 0), phased ? ", phase " : "",
 			phased ? safe(al_doc_str(e, "phase", "?"), phase, sizeof(phase)) : "");
-		blame_line(e, al_doc_int(doc, "config.period_ns", 0), f);
+		blame_line(e, al_doc_int(doc, "config.period_ns", 0), client_blame(doc), f);
 	}
 	if (shown < n)
 		fprintf(f, "... %zu more xruns (-v lists them all)\n", n - shown);
@@ -406,15 +416,42 @@ fmt_us_cell(const json_t *o, const char *path, FILE *f)
 		fprintf(f, " %10s", "-");
 }
 
-/* "node 'NAME' (id N) busy X ms" for one cause of a late cycle or an xrun (docs/pipewire.md). */
+/*
+ * "node 'NAME' (id N) busy X ms" for one cause of a late cycle or an xrun
+ * (docs/pipewire.md); JACK's clients (docs/jack.md): "client 'NAME' (pid N)
+ * ran X ms", or "woken, waited X ms for a CPU"; "task 'NAME' (pid N) held
+ * its CPU X ms" for what preempted the client before it ("irq 'NAME' (irq
+ * N)", "softirq 'NET_RX'" for an interrupt that did).
+ */
 static void
-cause_text(const json_t *c, char *out, size_t size)
+cause_text(const json_t *c, bool clients, char *out, size_t size)
 {
 	char name[AL_NAME_MAX + 8];
-	const char *state = al_doc_str(c, "state", "?");
+	const char *state = al_doc_str(c, "state", "?"), *kind = al_doc_str(c, "kind", "task");
 
 	safe(al_doc_str(c, "name", "?"), name, sizeof(name));
-	if (al_doc_bool(c, "driver", false))
+	if (clients && !strcmp(state, "preempting") && !strcmp(kind, "softirq"))
+		snprintf(out, size, "softirq '%s' held its CPU %.3f ms", name,
+			 (double)al_doc_int(c, "busy_ns", 0) / AL_NS_PER_MS);
+	else if (clients && !strcmp(state, "preempting") && !strcmp(kind, "irq") &&
+		 al_doc_int(c, "id", -1) >= 0)
+		snprintf(out, size, "irq '%s' (irq %" PRId64 ") held its CPU %.3f ms", name,
+			 al_doc_int(c, "id", 0), (double)al_doc_int(c, "busy_ns", 0) / AL_NS_PER_MS);
+	else if (clients && !strcmp(state, "preempting") && !strcmp(kind, "irq"))
+		snprintf(out, size, "irq '%s' held its CPU %.3f ms", name,
+			 (double)al_doc_int(c, "busy_ns", 0) / AL_NS_PER_MS);
+	else if (clients && !strcmp(state, "preempting"))
+		snprintf(out, size, "task '%s' (pid %" PRId64 ") held its CPU %.3f ms", name,
+			 al_doc_int(c, "id", 0), (double)al_doc_int(c, "busy_ns", 0) / AL_NS_PER_MS);
+	else if (clients && !strcmp(state, "triggered"))
+		snprintf(out, size, "client '%s' (pid %" PRId64 ") woken, waited %.3f ms for a CPU%s",
+			 name, al_doc_int(c, "id", 0), (double)al_doc_int(c, "wait_ns", 0) / AL_NS_PER_MS,
+			 al_doc_bool(c, "self", false) ? " (audiolat)" : "");
+	else if (clients)
+		snprintf(out, size, "client '%s' (pid %" PRId64 ") ran %.3f ms%s", name,
+			 al_doc_int(c, "id", 0), (double)al_doc_int(c, "busy_ns", 0) / AL_NS_PER_MS,
+			 al_doc_bool(c, "self", false) ? " (audiolat)" : "");
+	else if (al_doc_bool(c, "driver", false))
 		snprintf(out, size, "driver '%s' (id %" PRId64 ") began it %.3f ms late", name,
 			 al_doc_int(c, "id", 0), (double)al_doc_int(c, "wait_ns", 0) / AL_NS_PER_MS);
 	else if (!strcmp(state, "triggered") && al_doc_int(c, "busy_ns", 0) <= 0)
@@ -465,11 +502,11 @@ graph_lines(const json_t *doc, bool verbose, FILE *f)
 		if (!json_array_size(causes))
 			fprintf(f, " no node named (all had finished or not begun)");
 		for (k = 0; k < json_array_size(causes); k++) {
-			cause_text(json_array_get(causes, k), cause, sizeof(cause));
+			cause_text(json_array_get(causes, k), client_blame(doc), cause, sizeof(cause));
 			fprintf(f, "%s %s", k ? ";" : "", cause);
 		}
-		fprintf(f, " of a %.3f ms quantum\n",
-			(double)al_doc_int(lc, "quantum_ns", 0) / AL_NS_PER_MS);
+		fprintf(f, " of a %.3f ms %s\n", (double)al_doc_int(lc, "quantum_ns", 0) / AL_NS_PER_MS,
+			client_blame(doc) ? "period" : "quantum");
 	}
 	if (shown < json_array_size(late))
 		fprintf(f, "... %zu more late cycles (-v lists them all)\n",
@@ -561,6 +598,33 @@ run_text(const json_t *doc, const struct al_report_input *o, FILE *f)
 	}
 }
 
+/* audiolat show: when and where it ran; a run's load and how it was started too. */
+static void
+provenance_lines(const json_t *doc, FILE *f)
+{
+	char a[128], b[128], c[1024];
+
+	if (!al_doc_is_run(doc)) {
+		if (json_is_string(al_doc_get(doc, "started_at")))
+			fprintf(f, "started:   %s\n", safe(al_doc_str(doc, "started_at", "-"), a, sizeof(a)));
+		if (json_is_object(al_doc_get(doc, "system")))
+			fprintf(f, "system:    %s  %s (preempt: %s)\n",
+				safe(al_doc_str(doc, "system.hostname", "-"), a, sizeof(a)),
+				safe(al_doc_str(doc, "system.kernel_release", "-"), b, sizeof(b)),
+				safe(al_doc_str(doc, "system.preempt", "-"), c, 128));
+		return;
+	}
+	fprintf(f, "started:   %s\n", safe(al_doc_str(doc, "started_at", "-"), a, sizeof(a)));
+	fprintf(f, "system:    %s  %s  %" PRId64 " CPUs  %s\n",
+		safe(al_doc_str(doc, "system.hostname", "-"), a, sizeof(a)),
+		safe(al_doc_str(doc, "system.machine", "-"), b, sizeof(b)),
+		al_doc_int(doc, "system.cpus", 0),
+		safe(al_doc_str(doc, "system.cpu_model", ""), c, sizeof(c)));
+	fprintf(f, "load:      %s\n", safe(al_doc_str(doc, "config.load", "none"), a, sizeof(a)));
+	fprintf(f, "command:   %s\n", safe(al_doc_str(doc, "cmdline", "-"), c, sizeof(c)));
+	fprintf(f, "\n");
+}
+
 static int
 text_write(const struct al_report_input *in, FILE *f)
 {
@@ -569,17 +633,24 @@ text_write(const struct al_report_input *in, FILE *f)
 	if (in->compare) {
 		if (!strcmp(al_doc_str(in->compare, "schema", ""), AL_SCHEMA_COMPARE_MIDI))
 			al_compare_midi_table(in->compare, false, f);
+		else if (!strcmp(al_doc_str(in->compare, "schema", ""), AL_SCHEMA_COMPARE_GROUPS))
+			al_compare_groups_text(in->compare, false, f);
 		else
 			al_compare_text(in->compare, f);
 		return ferror(f) ? -EIO : 0;
 	}
-	for (i = 0; i < in->n; i++)
-		if (!al_doc_is_run(in->docs[i].doc))
+	for (i = 0; i < in->n && !in->provenance; i++)
+		if (!al_doc_is_run(in->docs[i].doc) && !al__midi_doc(in->docs[i].doc))
 			return -EINVAL;
 	for (i = 0; i < in->n; i++) {
 		if (i)
 			fputc('\n', f);
-		run_text(in->docs[i].doc, in, f);
+		if (in->provenance)
+			provenance_lines(in->docs[i].doc, f);
+		if (al_doc_is_run(in->docs[i].doc))
+			run_text(in->docs[i].doc, in, f);
+		else if (al__midi_doc(in->docs[i].doc))
+			al__midi_text(f, in->docs[i].doc, in);
 	}
 	return ferror(f) ? -EIO : 0;
 }

@@ -217,17 +217,3 @@ al_mtdm_resolve(const struct al_mtdm_state *s, struct al_mtdm_result *r)
 	else
 		r->status = AL_MTDM_VALID;
 }
-
-const char *
-al_mtdm_status_name(enum al_mtdm_status s)
-{
-	switch (s) {
-	case AL_MTDM_VALID:
-		return "valid";
-	case AL_MTDM_NO_SIGNAL:
-		return "no-signal";
-	case AL_MTDM_UNSTABLE:
-		return "unstable";
-	}
-	return "?";
-}

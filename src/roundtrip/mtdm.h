@@ -20,32 +20,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/roundtrip.h" /* the readings as plain data: al_mtdm_result */
+
 #define AL_MTDM_TONES 13
 /* The delay wraps at this many frames (16 x 4096). */
 #define AL_MTDM_RANGE_FRAMES 65536
 /* Loop gain on the master tone below which there is "no signal" (-60 dB). */
 #define AL_MTDM_MIN_LEVEL 0.001
-/* Largest digit residual of a valid reading (0 perfect .. 0.5 random). */
-#define AL_MTDM_MAX_ERROR 0.25
 /* Input samples beyond +-this (and NaN, Inf) are counted and read as 0. */
 #define AL_MTDM_MAX_INPUT 1.0e6f
-
-enum al_mtdm_status {
-	AL_MTDM_VALID = 0,
-	AL_MTDM_NO_SIGNAL, /* the master tone is below AL_MTDM_MIN_LEVEL */
-	AL_MTDM_UNSTABLE,  /* the tones disagree: error or levels out of bounds */
-};
-
-struct al_mtdm_result {
-	enum al_mtdm_status status;
-	double delay_frames; /* total loop delay; meaningful when VALID */
-	double error;        /* worst digit residual, 0 .. 0.5 (> MAX_ERROR: UNSTABLE) */
-	double level;        /* loop gain measured on the master tone (1.0 = unity) */
-	double level_spread; /* largest ratio between a tone's gain and the master's */
-	bool inverted;       /* the loop inverts polarity (delay still valid) */
-	uint64_t frames;     /* frames processed when the state was published */
-	uint64_t bad_frames; /* NaN, Inf or huge input samples seen (read as 0) */
-};
 
 /* The filtered correlations, as published by process(). */
 struct al_mtdm_state {
@@ -94,8 +77,5 @@ void al_mtdm_read(struct al_mtdm *m, struct al_mtdm_result *r);
 
 /* Resolve a state into a reading (pure). */
 void al_mtdm_resolve(const struct al_mtdm_state *s, struct al_mtdm_result *r);
-
-/* "valid", "no-signal", "unstable". */
-const char *al_mtdm_status_name(enum al_mtdm_status s);
 
 #endif

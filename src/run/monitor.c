@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/clock.h"
 #include "core/rt.h"
+#include "action.h"
 #include "monitor.h"
 
 #define ACK_TIMEOUT_NS (1000 * AL_NS_PER_MS)
@@ -26,12 +28,12 @@ struct al_monitor_priv {
 	_Atomic uint64_t ev_tail;      /* controller */
 	_Atomic uint64_t ev_full;      /* audio thread: not queued, the queue being full */
 	uint64_t ev_full_seen;         /* controller */
-	int64_t ev_last_ns;            /* controller: when event() was last called, 0: never */
+	int64_t ev_last_ns;            /* controller: when an event was last handed on, 0: never */
 	uint64_t ev_held;              /* controller: events since the last one handed on */
 	/* the controller's schedule */
 	int64_t next_checkpoint_ns;
 	int64_t next_metrics_ns;
-	bool checkpoint_due;           /* event() asked for one: armed at the next turn */
+	bool checkpoint_due;           /* an action asked for one: armed at the next turn */
 	bool checkpoint_now;           /* armed: the spike's explanation was serviced since */
 	/* the snapshot */
 	struct al_result *snap;
@@ -93,6 +95,8 @@ free_sets(struct al_monitor_priv *p)
 void
 al_monitor_free(struct al_monitor *m)
 {
+	if (m->o.action)
+		al_action_reap(m->o.action);
 	if (m->p) {
 		free_sets(m->p);
 		free(m->p->snap);
@@ -176,7 +180,27 @@ drain(struct al_monitor *m, int all)
 	}
 }
 
-/* Queued events to event(), at most one per action interval. */
+/* An event handed on to its action (a failure: one warning); true: a checkpoint now. */
+static bool
+act(struct al_monitor *m, const struct al_monitor_event *ev)
+{
+	char line[128];
+	int rc = al_action_run(m->o.action, ev, m->started_at_ns);
+
+	if (rc == -EBUSY)
+		snprintf(line, sizeof(line),
+			 "--on-threshold: %d actions still running; this one skipped",
+			 AL_ACTION_CHILDREN);
+	else if (rc < 0 && rc != -ENOMEM)
+		snprintf(line, sizeof(line), "--on-threshold exec: could not start /bin/sh");
+	else
+		return rc == 1;
+	if (m->o.warn)
+		m->o.warn(m->o.ud, line);
+	return false;
+}
+
+/* Queued events to the action, at most one per action interval. */
 static void
 events(struct al_monitor *m, int64_t now_ns)
 {
@@ -192,7 +216,7 @@ events(struct al_monitor *m, int64_t now_ns)
 		struct al_monitor_event ev = p->ev[tail % AL_MONITOR_EVENTS];
 
 		atomic_store_explicit(&p->ev_tail, tail + 1, memory_order_release);
-		if (!m->o.event)
+		if (!m->o.action)
 			continue;
 		if (p->ev_last_ns && now_ns - p->ev_last_ns < m->o.action_interval_ns) {
 			p->ev_held++;
@@ -203,7 +227,7 @@ events(struct al_monitor *m, int64_t now_ns)
 		p->ev_held = 0;
 		p->ev_last_ns = now_ns;
 		m->events++;
-		if (m->o.event(m->o.ud, m, &ev))
+		if (act(m, &ev))
 			p->checkpoint_due = true;
 	}
 }
@@ -321,6 +345,34 @@ al_monitor_snapshot(struct al_monitor *m, const struct al_result *r, bool final)
 	return snap;
 }
 
+/* metrics() with the figures for metrics, read now */
+static void
+metrics(struct al_monitor *m)
+{
+	struct al_mw_totals t;
+	struct al_prom_input in;
+
+	al_mw_live_read(&m->live, &t);
+	in = (struct al_prom_input){
+		.backend = m->r->cfg.backend, .device = m->r->cfg.device,
+		.period_frames = m->r->cfg.period_frames, .t = &t, .last_short = &m->last_short,
+		.last_long = &m->last_long, .started_at_ns = m->started_at_ns,
+	};
+	m->o.metrics(m->o.ud, &in);
+}
+
+/* checkpoint() with the statistics so far and the figures of the document */
+static void
+checkpoint(struct al_monitor *m, const struct al_result *r)
+{
+	const struct al_result *snap = al_monitor_snapshot(m, r, false);
+	struct al_monitor_doc_input in;
+	struct al_mw_totals t;
+
+	al_monitor_doc_input(m, false, &t, &in);
+	m->o.checkpoint(m->o.ud, snap, &in);
+}
+
 static void
 tick(void *ud, struct al_result *r, int64_t now_ns)
 {
@@ -336,12 +388,12 @@ tick(void *ud, struct al_result *r, int64_t now_ns)
 	drain(m, 0);
 	events(m, now_ns);
 	if (m->o.metrics && m->o.metrics_interval_ns && now_ns >= p->next_metrics_ns) {
-		m->o.metrics(m->o.ud, m);
+		metrics(m);
 		p->next_metrics_ns = now_ns + m->o.metrics_interval_ns;
 	}
 	if (m->o.checkpoint &&
 	    (p->checkpoint_now || (m->o.checkpoint_ns && now_ns >= p->next_checkpoint_ns))) {
-		m->o.checkpoint(m->o.ud, m, al_monitor_snapshot(m, r, false), false);
+		checkpoint(m, r);
 		m->checkpoints++;
 		p->checkpoint_now = false;
 		p->next_checkpoint_ns = al_clock_now_ns() + m->o.checkpoint_ns;
@@ -358,8 +410,9 @@ tick(void *ud, struct al_result *r, int64_t now_ns)
 }
 
 int
-al_monitor_run(struct al_monitor *m, const struct al_run_opts *ro, struct al_result *r)
+al_monitor_run(const struct al_run_opts *ro, struct al_result *r, void *monitor)
 {
+	struct al_monitor *m = monitor;
 	struct al_monitor_priv *p = m->p;
 	struct al_run_opts o = *ro;
 	size_t n = ro->n_phases ? ro->n_phases : 1;
@@ -382,6 +435,7 @@ al_monitor_run(struct al_monitor *m, const struct al_run_opts *ro, struct al_res
 	o.tap = tap;
 	o.tick = tick;
 	o.hook_ud = m;
+	m->r = r;
 	rc = al_run(&o, r);
 	if (!r->n_phases)
 		return rc;
@@ -389,6 +443,21 @@ al_monitor_run(struct al_monitor *m, const struct al_run_opts *ro, struct al_res
 	drain(m, 1);
 	events(m, al_clock_now_ns());
 	if (m->o.metrics)
-		m->o.metrics(m->o.ud, m);
+		metrics(m);
 	return rc;
 }
+
+void
+al_monitor_doc_input(const struct al_monitor *m, bool final, struct al_mw_totals *t,
+		     struct al_monitor_doc_input *in)
+{
+	al_mw_live_read(&m->live, t);
+	*in = (struct al_monitor_doc_input){
+		.shortw = &m->shortw, .longw = &m->longw, .t = t, .windows_lost = m->ring.lost,
+		.checkpoints = m->checkpoints, .events = m->events,
+		.events_suppressed = m->events_suppressed, .checkpoint_ns = m->o.checkpoint_ns,
+		.threshold_ns = m->o.threshold_ns,
+		.on_threshold = m->o.action ? m->o.action->spec : NULL, .final = final,
+	};
+}
+

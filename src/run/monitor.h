@@ -12,8 +12,8 @@
  *     a result the report and the store take like any other;
  *   - events: a period later than threshold_ns, or an xrun, queued by the
  *     audio thread (lock-free, at most AL_MONITOR_EVENTS waiting) and
- *     handed to event() on the controlling thread, at most one per
- *     action_interval_ns (the rest counted).
+ *     handed to the action (action.h) on the controlling thread, at most
+ *     one per action_interval_ns (the rest counted).
  * Every callback runs on the controlling thread, never on the audio one.
  *
  * Memory, fixed before the run starts: the run's result (al_result_alloc)
@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/monitor-figures.h"
 #include "core/mwin.h"
 #include "core/result.h"
 #include "run.h"
@@ -45,6 +46,7 @@ struct al_monitor_event {
 };
 
 struct al_monitor;
+struct al_action;
 
 struct al_monitor_opts {
 	int64_t window_ns;          /* the short window (the long one is 5 times it); 0: 1 min */
@@ -52,17 +54,26 @@ struct al_monitor_opts {
 	int64_t metrics_interval_ns; /* metrics() every ...; 0: never */
 	int64_t threshold_ns;       /* 0: no latency events */
 	bool on_xrun;               /* an xrun is an event */
-	int64_t action_interval_ns; /* at most one event() per ... */
+	int64_t action_interval_ns; /* at most one action per ... */
 	/*
 	 * snap: the statistics so far (phases, total, xrun events, the short
-	 * windows as its time series), valid during the call; final: false
-	 * (the end is saved by the caller of al_monitor_run).
+	 * windows as its time series) and in the monitor's figures for its
+	 * document (in->final false: the end is saved by the caller of
+	 * al_monitor_run), both valid during the call.
 	 */
-	void (*checkpoint)(void *ud, const struct al_monitor *m, const struct al_result *snap,
-			   bool final);
-	void (*metrics)(void *ud, const struct al_monitor *m);
-	/* true: a checkpoint at once (the flight recorder's explanation saved) */
-	bool (*event)(void *ud, const struct al_monitor *m, const struct al_monitor_event *ev);
+	void (*checkpoint)(void *ud, const struct al_result *snap,
+			   const struct al_monitor_doc_input *in);
+	/* the figures for metrics, read now (valid during the call) */
+	void (*metrics)(void *ud, const struct al_prom_input *in);
+	/*
+	 * --on-threshold (action.h): run for each event handed on (a trace
+	 * action: a checkpoint at once, the flight recorder's explanation
+	 * saved); NULL: none, and no event is handed on. Its exec: commands
+	 * still running are collected by al_monitor_free().
+	 */
+	struct al_action *action;
+	/* a line for the user, now (an action that could not run); NULL: none */
+	void (*warn)(void *ud, const char *line);
 	void *ud;
 };
 
@@ -79,6 +90,7 @@ struct al_monitor {
 	uint64_t checkpoints;         /* checkpoints made */
 	uint64_t events;              /* events handed to event() */
 	uint64_t events_suppressed;   /* events not handed on (rate limit, full queue) */
+	const struct al_result *r;    /* the run's result, from al_monitor_run() on */
 	/* private */
 	struct al_monitor_priv *p;
 };
@@ -88,12 +100,13 @@ int al_monitor_init(struct al_monitor *m, const struct al_monitor_opts *o);
 void al_monitor_free(struct al_monitor *m);
 
 /*
- * al_run(ro, r) with the monitor's hooks: the same contract as al_run.
- * Before it returns (also after SIGTERM's stop), the last windows are
- * taken and metrics() is called once more; the caller saves the end
- * (al_monitor_snapshot(m, r, true)).
+ * al_run(ro, r) with the hooks of the monitor (a struct al_monitor *):
+ * the same contract as al_run, and the signature of struct al_measure's
+ * measure, so that al_run_measure() runs it. Before it returns (also after
+ * SIGTERM's stop), the last windows are taken and metrics() is called
+ * once more; the caller saves the end (al_monitor_snapshot(m, r, true)).
  */
-int al_monitor_run(struct al_monitor *m, const struct al_run_opts *ro, struct al_result *r);
+int al_monitor_run(const struct al_run_opts *ro, struct al_result *r, void *monitor);
 
 /*
  * The result to save now: r's configuration with the monitor's exact
@@ -104,5 +117,13 @@ int al_monitor_run(struct al_monitor *m, const struct al_run_opts *ro, struct al
  */
 const struct al_result *al_monitor_snapshot(struct al_monitor *m, const struct al_result *r,
 					    bool final);
+
+/*
+ * The monitor's figures now for its document (core/monitor-figures.h;
+ * final: the end of the run, after al_monitor_run()), as checkpoint()
+ * gets them: they point into m and into t, which gets the live totals.
+ */
+void al_monitor_doc_input(const struct al_monitor *m, bool final, struct al_mw_totals *t,
+			  struct al_monitor_doc_input *in);
 
 #endif

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/clock.h"
 #include "core/rt.h"
 #include "core/units.h"
+#include "core/url.h"
 #include "roundtrip.h"
 
 /* The hot path: the backend's audio thread, every period. */
@@ -82,6 +84,15 @@ fail(struct al_roundtrip_result *x, enum al_roundtrip_stage at, int rc)
 	return rc;
 }
 
+void
+al_roundtrip_opts_init(struct al_roundtrip_opts *o)
+{
+	*o = (struct al_roundtrip_opts){
+		.cfg = { .rate_hz = 48000, .period_frames = 256, .periods = 2, .priority = 70 },
+		.duration_ns = 5 * AL_NS_PER_SEC,
+	};
+}
+
 int
 al_roundtrip_run(const struct al_roundtrip_opts *o, struct al_roundtrip_result *x)
 {
@@ -92,6 +103,12 @@ al_roundtrip_run(const struct al_roundtrip_opts *o, struct al_roundtrip_result *
 	int rc;
 
 	memset(x, 0, sizeof(*x));
+	snprintf(x->backend, sizeof(x->backend), "%s", o->ops->name);
+	x->device = o->cfg.device;
+	x->capture_device = o->cfg.capture_device;
+	x->self_loop = o->cfg.self_loop;
+	if (al_uuid_random(x->uuid))
+		x->uuid[0] = '\0'; /* no random bytes: no id */
 	al_rt_init(&rt);
 	priv = calloc(1, o->ops->priv_size);
 	m = calloc(1, sizeof(*m));
@@ -107,13 +124,16 @@ al_roundtrip_run(const struct al_roundtrip_opts *o, struct al_roundtrip_result *
 	opened = true;
 	/* init writes the whole estimator (its sine table): prefaulted */
 	if (al_mtdm_init(m, x->info.rate_hz)) {
-		rc = fail(x, AL_ROUNDTRIP_RATE, -EINVAL);
+		snprintf(x->why, sizeof(x->why), "unusable rate %u Hz", x->info.rate_hz);
+		rc = fail(x, AL_ROUNDTRIP_RATE, -EDOM); /* the server's rate: not a usage error */
 		goto out;
 	}
 	x->memory_locked = al_rt_lock_memory(&rt) == 0;
 	x->started_at_ns = al_clock_realtime_ns();
 	rc = o->ops->start(priv, process, m, x->why, sizeof(x->why));
 	if (rc) {
+		if (!x->why[0])
+			snprintf(x->why, sizeof(x->why), "%s", strerror(-rc));
 		fail(x, AL_ROUNDTRIP_START, rc);
 		goto out;
 	}
@@ -130,10 +150,12 @@ al_roundtrip_run(const struct al_roundtrip_opts *o, struct al_roundtrip_result *
 	started = false;
 
 	al_roundtrip_summarize(x->rd, x->n_rd, &x->s);
-	x->nominal_frames = (double)x->st.capture_latency_frames + x->st.playback_latency_frames;
+	x->nominal_frames = x->info.latency_known ? (double)x->st.capture_latency_frames +
+							    x->st.playback_latency_frames
+						  : NAN;
 	x->extra_frames = x->s.delay_frames - x->nominal_frames;
 	/* the extra rounded to whole frames, half each way (assumes symmetry) */
-	x->io_frames = x->extra_frames > -0.5 ? lround(x->extra_frames) / 2 : -1;
+	x->io_frames = x->info.jackd_io && x->extra_frames > -0.5 ? lround(x->extra_frames) / 2 : -1;
 out:
 	if (started)
 		o->ops->stop(priv);

@@ -20,6 +20,7 @@
 
 #include "backend/duplex.h"
 #include "core/clock.h"
+#include "core/roundtrip.h" /* al_roundtrip_result */
 #include "roundtrip/mtdm.h"
 #include "roundtrip/summary.h"
 
@@ -36,34 +37,14 @@ struct al_roundtrip_opts {
 	void *ud;
 };
 
-/* Where al_roundtrip_run() failed (al_roundtrip_result.failed_at). */
-enum al_roundtrip_stage {
-	AL_ROUNDTRIP_MEMORY = 1, /* allocating: -ENOMEM */
-	AL_ROUNDTRIP_OPEN,       /* the backend's open: why says it */
-	AL_ROUNDTRIP_RATE,       /* the estimator cannot work at info.rate_hz */
-	AL_ROUNDTRIP_START,      /* the backend's start: why may say it */
-	AL_ROUNDTRIP_MEASURE,    /* no memory for the readings */
-};
+/* Readings settle for 1 s after the signal appears: a run is at least this long. */
+#define AL_ROUNDTRIP_MIN_NS (2 * AL_NS_PER_SEC)
 
-struct al_roundtrip_result {
-	struct al_duplex_info info;
-	struct al_duplex_status st;      /* the last status (latencies, xruns) */
-	struct al_roundtrip_reading *rd; /* the readings, n_rd of them */
-	size_t n_rd, cap_rd;
-	struct al_roundtrip_summary s;
-	int64_t started_at_ns;           /* wall clock */
-	int64_t ran_ns;
-	bool memory_locked;
-	bool interrupted;                /* the stop flag ended it early */
-	int stream_err;                  /* -errno: the stream died during the run */
-	/* derived */
-	double nominal_frames;           /* capture + playback latency, as reported */
-	double extra_frames;             /* the delay beyond it */
-	long io_frames;                  /* jackd -I/-O each that would compensate it; -1: none */
-	/* on failure */
-	enum al_roundtrip_stage failed_at;
-	char why[256];
-};
+/*
+ * audiolat roundtrip's defaults into o (zeroed first): 5 s; for a device
+ * without a server, 48000 Hz, 2 periods of 256 frames, SCHED_FIFO 70.
+ */
+void al_roundtrip_opts_init(struct al_roundtrip_opts *o);
 
 /*
  * Measure into x (zeroed by the call). Returns 0 (a stream that died

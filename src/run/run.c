@@ -16,6 +16,7 @@
 #include "core/url.h"
 #include "load/phases.h"
 #include "busy.h"
+#include "clients.h"
 #include "spikes.h"
 #include "run.h"
 
@@ -42,6 +43,7 @@ struct run_ctx {
 	bool callback;        /* the backend delivers periods from its own thread */
 	struct al_period_hooks hooks; /* callback-mode backends */
 	struct al_spikes spikes;      /* --trace */
+	struct al_run_clients clients; /* --trace, --blame: the server's other clients (JACK) */
 };
 
 /* Hot path: the period's busy work; returns the clock after it. */
@@ -98,6 +100,7 @@ period_record(void *ctx, const struct al_wake *w, int64_t work_start_ns, int64_t
 	if (c->o->tap)
 		c->o->tap(c->o->hook_ud, &s, c->r);
 	al_spikes_mark(&c->spikes, w->boundary_ns, w->wake_ns);
+	al_run_clients_mark(&c->clients, w->boundary_ns);
 	c->prev_wake_ns = w->wake_ns;
 }
 
@@ -192,6 +195,13 @@ trace_open(struct run_ctx *c, const struct al_run_opts *o)
 	char err[AL_WARN_LEN];
 	long ncpu;
 
+	if (c->ops->tasks && r->cfg.blame >= 0) {
+		/* the server's thread measures: its clients' threads are followed instead */
+		if (al_run_clients_open(&c->clients, c->ops, c->priv, r->period_ns, err, sizeof(err)))
+			al_result_warn(r, "%s: %s; running without tracing",
+				       o->trace ? "--trace" : "--blame", err);
+		return;
+	}
 	if (c->ops->start_cb) {
 		al_result_warn(r, "--trace: not available with the %s backend (its thread is the "
 			       "server's); running without tracing", c->ops->name);
@@ -267,6 +277,7 @@ control_tick(void *ud, int64_t now_ns)
 	if (atomic_load(&c->finished))
 		return -EIO;
 	al_spikes_service(&c->spikes, c->r);
+	al_run_clients_service(&c->clients);
 	if (c->o->tick)
 		c->o->tick(c->o->hook_ud, c->r, now_ns);
 	return 0;
@@ -326,31 +337,31 @@ control(struct run_ctx *c)
 		r->phases[d.n_done - 1].end_ns = r->duration_ns;
 }
 
-int
-al_run(const struct al_run_opts *o, struct al_result *r)
+/* What the backend cannot do by its caps, and what none does; then its probe. 0 or -errno. */
+static int
+check_backend(struct run_ctx *c, const struct al_config *cfg)
 {
-	struct run_ctx c = { .o = o, .r = r };
-	const struct al_config *cfg = &o->cfg;
-	pthread_t thread;
-	struct al_rt rt;
+	c->ops = c->o->backend;
+	if (!c->ops)
+		return -ENOENT;
+	c->callback = c->ops->start_cb != NULL;
+	if (c->ops->unavailable)
+		return -ENOTSUP;
+	if (al_backend_refuses(c->ops, cfg) || (cfg->capture && (cfg->duplex || cfg->tone_hz)) ||
+	    (cfg->device[0] && !al_backend_can(c->ops, AL_CAP_DEVICE)))
+		return -EINVAL;
+	return c->ops->probe ? c->ops->probe(cfg) : 0;
+}
+
+/* The result allocated (the phases named, who and where) and the backend's state. */
+static int
+prepare(struct run_ctx *c)
+{
+	const struct al_run_opts *o = c->o;
+	struct al_result *r = c->r;
 	int rc;
 
-	memset(r, 0, sizeof(*r));
-	c.ops = o->backend ? o->backend : al_backend_find(cfg->backend);
-	if (!c.ops)
-		return -ENOENT;
-	c.callback = c.ops->start_cb != NULL;
-	if (c.ops->unavailable)
-		return -ENOTSUP;
-	/* what the backend cannot do by its caps, and what none does */
-	if (al_backend_refuses(c.ops, cfg) || (cfg->capture && (cfg->duplex || cfg->tone_hz)) ||
-	    (cfg->device[0] && !al_backend_can(c.ops, AL_CAP_DEVICE)))
-		return -EINVAL;
-	rc = c.ops->probe ? c.ops->probe(cfg) : 0;
-	if (rc)
-		return rc;
-
-	rc = al_result_alloc(r, cfg, o->n_phases ? o->n_phases : 1, XRUN_EVENTS_MAX);
+	rc = al_result_alloc(r, &o->cfg, o->n_phases ? o->n_phases : 1, XRUN_EVENTS_MAX);
 	if (rc)
 		return rc;
 	if (!o->n_phases)
@@ -362,64 +373,92 @@ al_run(const struct al_run_opts *o, struct al_result *r)
 		r->uuid[0] = '\0'; /* the store makes one of the document's bytes */
 	al_sysinfo_read("/", &r->sys);
 	r->started_at_ns = al_clock_realtime_ns();
-	c.priv = calloc(1, c.ops->priv_size ? c.ops->priv_size : 1);
-	if (!c.priv) {
-		rc = -ENOMEM;
-		goto err_free;
+	c->priv = calloc(1, c->ops->priv_size ? c->ops->priv_size : 1);
+	if (!c->priv) {
+		al_result_free(r);
+		return -ENOMEM;
 	}
+	return 0;
+}
 
-	al_rt_init(&rt);
+/* Memory locked, /dev/cpu_dma_latency set: what rt restores. */
+static void
+lock_down(struct run_ctx *c, struct al_rt *rt)
+{
+	const struct al_config *cfg = &c->o->cfg;
+	struct al_result *r = c->r;
+	int rc;
+
+	al_rt_init(rt);
 	/* its warning comes with SCHED_FIFO's (start_audio_thread): one, naming the limits */
-	c.mlock_rc = al_rt_lock_memory(&rt);
-	r->memory_locked = rt.locked;
+	c->mlock_rc = al_rt_lock_memory(rt);
+	r->memory_locked = rt->locked;
 	if (cfg->dma_latency_us >= 0) {
-		rc = al_rt_dma_latency_set(&rt, cfg->dma_latency_us);
+		rc = al_rt_dma_latency_set(rt, cfg->dma_latency_us);
 		if (rc)
 			al_result_warn(r, "/dev/cpu_dma_latency: %s; not applied", strerror(-rc));
-		r->dma_latency_us = rt.dma_latency_us;
+		r->dma_latency_us = rt->dma_latency_us;
 	}
+}
+
+/* The backend opened (r->cfg what the device gave), the period's figures, --trace. */
+static int
+open_backend(struct run_ctx *c)
+{
+	const struct al_config *cfg = &c->o->cfg;
+	struct al_result *r = c->r;
+	int rc;
 
 	/* the backend writes back what the device gave; the request stays beside it */
 	r->cfg.req_rate_hz = cfg->rate_hz;
 	r->cfg.req_period_frames = cfg->period_frames;
 	r->cfg.req_periods = cfg->periods;
-	rc = c.ops->open(c.priv, &r->cfg);
+	rc = c->ops->open(c->priv, &r->cfg);
 	if (rc) {
-		if (c.mlock_rc)
-			warn_mlock(&c);
-		if (c.ops->info)
-			c.ops->info(c.priv, &r->backend);
-		goto err_restore;
+		if (c->mlock_rc)
+			warn_mlock(c);
+		if (c->ops->info)
+			c->ops->info(c->priv, &r->backend);
+		return rc;
 	}
 	r->period_ns = al_frames_to_ns(r->cfg.period_frames, r->cfg.rate_hz);
 	r->buffer_ns = al_frames_to_ns(r->cfg.period_frames * r->cfg.periods, r->cfg.rate_hz);
-	c.work_target_ns = r->period_ns * cfg->cpu_load_pct / 100;
-	if (o->trace)
-		trace_open(&c, o);
-	rc = start_audio_thread(&c, &thread);
-	if (rc)
-		goto err_close;
-	control(&c);
-	atomic_store(&c.stop, true);
-	pthread_join(thread, NULL);
-	al_spikes_finish(&c.spikes, r);
-	c.ops->stop(c.priv);
-	if (c.ops->info)
-		c.ops->info(c.priv, &r->backend);
-	if (c.ops->graph && atomic_load(&c.started)) {
+	c->work_target_ns = r->period_ns * cfg->cpu_load_pct / 100;
+	if (c->o->trace || (c->ops->tasks && cfg->blame > 0))
+		trace_open(c, c->o);
+	return 0;
+}
+
+/* The stream stopped: what the backend and the tracers know, then everything closed. */
+static void
+close_backend(struct run_ctx *c, struct al_rt *rt)
+{
+	struct al_result *r = c->r;
+
+	al_spikes_finish(&c->spikes, r);
+	al_run_clients_finish(&c->clients, r);
+	c->ops->stop(c->priv);
+	if (c->ops->info)
+		c->ops->info(c->priv, &r->backend);
+	if (c->ops->graph && atomic_load(&c->started)) {
 		r->graph = calloc(1, sizeof(*r->graph));
-		if (r->graph && c.ops->graph(c.priv, r->graph, r->start_mono_ns) && !r->graph->note[0]) {
+		if (r->graph && c->ops->graph(c->priv, r->graph, r->start_mono_ns) &&
+		    !r->graph->note[0]) {
 			free(r->graph);
 			r->graph = NULL;
 		}
 	}
-	c.ops->close(c.priv);
-	al_rt_restore(&rt);
-	free(c.priv);
-	if (!atomic_load(&c.started)) {
-		rc = c.thread_rc ? c.thread_rc : -EIO;
-		goto err_free;
-	}
+	c->ops->close(c->priv);
+	al_rt_restore(rt);
+	free(c->priv);
+}
+
+/* The measured result finished: its statistics, the run's priority, what was not kept. */
+static int
+finish(struct run_ctx *c)
+{
+	struct al_result *r = c->r;
+
 	al_result_finish(r);
 	if (r->backend.rt_known) {
 		/* the backend's own thread measured: its priority is the run's */
@@ -434,15 +473,48 @@ al_run(const struct al_run_opts *o, struct al_result *r)
 		al_result_warn(r, "%llu xrun events beyond the first %d were counted but not kept",
 			       (unsigned long long)atomic_load(&r->xrun_events_dropped),
 			       XRUN_EVENTS_MAX);
-	if (c.thread_rc) {
+	if (c->thread_rc) {
 		/* what was measured until the stream died is kept, marked */
 		r->interrupted = true;
-		al_result_warn(r, "the backend failed during the run: %s", strerror(-c.thread_rc));
+		al_result_warn(r, "the backend failed during the run: %s", strerror(-c->thread_rc));
 	}
-	return c.thread_rc;
+	return c->thread_rc;
+}
+
+int
+al_run(const struct al_run_opts *o, struct al_result *r)
+{
+	struct run_ctx c = { .o = o, .r = r };
+	pthread_t thread;
+	struct al_rt rt;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	rc = check_backend(&c, &o->cfg);
+	if (!rc)
+		rc = prepare(&c);
+	if (rc)
+		return rc;
+	lock_down(&c, &rt);
+	rc = open_backend(&c);
+	if (rc)
+		goto err_restore;
+	rc = start_audio_thread(&c, &thread);
+	if (rc)
+		goto err_close;
+	control(&c);
+	atomic_store(&c.stop, true);
+	pthread_join(thread, NULL);
+	close_backend(&c, &rt);
+	if (!atomic_load(&c.started)) {
+		rc = c.thread_rc ? c.thread_rc : -EIO;
+		goto err_free;
+	}
+	return finish(&c);
 
 err_close:
 	al_spikes_finish(&c.spikes, r);
+	al_run_clients_finish(&c.clients, r);
 	c.ops->close(c.priv);
 err_restore:
 	al_rt_restore(&rt);

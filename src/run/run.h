@@ -17,7 +17,7 @@ struct al_backend_ops;
 
 struct al_run_opts {
 	struct al_config cfg;
-	/* the backend, resolved by the caller; NULL: found by cfg.backend's name */
+	/* the backend, resolved once by the caller (cfg.backend is its name); NULL: -ENOENT */
 	const struct al_backend_ops *backend;
 	/* set asynchronously (a signal handler) to end the run early */
 	volatile sig_atomic_t *stop_requested;
@@ -52,9 +52,6 @@ struct al_run_opts {
 	void (*tick)(void *ud, struct al_result *r, int64_t now_ns);
 	void *hook_ud;
 };
-
-/* cfg.duration_ns for a run that lasts until it is stopped (about 100 years) */
-#define AL_RUN_FOREVER_NS (100LL * 365 * 24 * 3600 * 1000000000LL)
 
 /*
  * Run one measurement into r (which al_run allocates; free it with

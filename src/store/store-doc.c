@@ -346,6 +346,32 @@ insert(struct al_store *s, const struct al__doc *c, const char *source, const ch
 	return SQLITE_OK;
 }
 
+/* IMMEDIATE: take the write lock now (waiting up to the busy timeout). 0 or -errno. */
+static int
+begin_save(struct al_store *s)
+{
+	int rc = al__store_exec(s, "BEGIN IMMEDIATE");
+
+	return rc == SQLITE_OK ? 0 : al__store_fail(s, rc, "locking the database to save");
+}
+
+/* COMMIT when rc (what the transaction did so far) is SQLITE_OK, else ROLLBACK: 0 or -errno. */
+static int
+end_save(struct al_store *s, int rc)
+{
+	int ret;
+
+	if (rc == SQLITE_OK)
+		rc = al__store_exec(s, "COMMIT");
+	if (rc != SQLITE_OK) {
+		ret = al__store_fail(s, rc, "saving");
+		al__store_exec(s, "ROLLBACK");
+		return ret;
+	}
+	s->err[0] = '\0';
+	return 0;
+}
+
 int
 al_store_save(struct al_store *s, const char *text, size_t len, const char *source,
 	      int64_t *id)
@@ -361,12 +387,9 @@ al_store_save(struct al_store *s, const char *text, size_t len, const char *sour
 		ret = al__pg_save(s, &c, text, len, source, id);
 		goto out;
 	}
-	/* IMMEDIATE: take the write lock now (waiting up to the busy timeout) */
-	rc = al__store_exec(s, "BEGIN IMMEDIATE");
-	if (rc != SQLITE_OK) {
-		ret = al__store_fail(s, rc, "locking the database to save");
+	ret = begin_save(s);
+	if (ret)
 		goto out;
-	}
 	rc = find_same(s, text, len, &c, id);
 	if (rc == SQLITE_OK && *id) {
 		al__store_exec(s, "ROLLBACK");
@@ -375,26 +398,35 @@ al_store_save(struct al_store *s, const char *text, size_t len, const char *sour
 	}
 	if (rc == SQLITE_OK)
 		rc = insert(s, &c, source, text, len, id);
-	if (rc == SQLITE_OK)
-		rc = al__store_exec(s, "COMMIT");
-	if (rc != SQLITE_OK) {
-		ret = al__store_fail(s, rc, "saving");
-		al__store_exec(s, "ROLLBACK");
+	ret = end_save(s, rc);
+	if (ret)
 		*id = 0;
-		goto out;
-	}
-	s->err[0] = '\0';
-	ret = 0;
 out:
 	json_decref(c.root);
 	return ret;
+}
+
+/* One statement on result ids, ?1 = a (and ?2 = b when it takes two): SQLITE_OK or the error. */
+static int
+exec_ids(struct al_store *s, const char *sql, int64_t a, int64_t b)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+
+	if (rc != SQLITE_OK)
+		return rc;
+	sqlite3_bind_int64(st, 1, a);
+	if (sqlite3_bind_parameter_count(st) >= 2)
+		sqlite3_bind_int64(st, 2, b);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
 int
 al_store_replace(struct al_store *s, int64_t id, const char *text, size_t len, const char *source)
 {
 	struct al__doc c;
-	sqlite3_stmt *st = NULL;
 	int64_t new_id = 0;
 	int rc, ret;
 
@@ -407,19 +439,11 @@ al_store_replace(struct al_store *s, int64_t id, const char *text, size_t len, c
 				    (long long)id);
 		goto out;
 	}
-	rc = al__store_exec(s, "BEGIN IMMEDIATE");
-	if (rc != SQLITE_OK) {
-		ret = al__store_fail(s, rc, "locking the database to save");
+	ret = begin_save(s);
+	if (ret)
 		goto out;
-	}
 	/* the new row takes the old one's id: one transaction, never none of them */
-	rc = sqlite3_prepare_v2(s->db, "DELETE FROM results WHERE id = ?1", -1, &st, NULL);
-	if (rc == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, id);
-		rc = sqlite3_step(st);
-		rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
-		sqlite3_finalize(st);
-	}
+	rc = exec_ids(s, "DELETE FROM results WHERE id = ?1", id, 0);
 	if (rc == SQLITE_OK && sqlite3_changes(s->db) != 1) {
 		al__store_exec(s, "ROLLBACK");
 		ret = al__store_err(s, -ENOENT, "no result with id %lld", (long long)id);
@@ -427,26 +451,9 @@ al_store_replace(struct al_store *s, int64_t id, const char *text, size_t len, c
 	}
 	if (rc == SQLITE_OK)
 		rc = insert(s, &c, source, text, len, &new_id);
-	if (rc == SQLITE_OK) {
-		rc = sqlite3_prepare_v2(s->db, "UPDATE results SET id = ?1 WHERE id = ?2", -1, &st,
-					NULL);
-		if (rc == SQLITE_OK) {
-			sqlite3_bind_int64(st, 1, id);
-			sqlite3_bind_int64(st, 2, new_id);
-			rc = sqlite3_step(st);
-			rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
-			sqlite3_finalize(st);
-		}
-	}
 	if (rc == SQLITE_OK)
-		rc = al__store_exec(s, "COMMIT");
-	if (rc != SQLITE_OK) {
-		ret = al__store_fail(s, rc, "saving");
-		al__store_exec(s, "ROLLBACK");
-		goto out;
-	}
-	s->err[0] = '\0';
-	ret = 0;
+		rc = exec_ids(s, "UPDATE results SET id = ?1 WHERE id = ?2", id, new_id);
+	ret = end_save(s, rc);
 out:
 	json_decref(c.root);
 	return ret;

@@ -7,19 +7,18 @@
  * parameters (never text pasted into SQL) for the listing's filters, one
  * transaction per saved result. Nothing here prints: libpq's notices go
  * to a processor that drops them, and every message is scrubbed of the
- * password before it reaches s->err.
+ * password before it reaches s->err. This file connects, migrates and
+ * turns failures into -errno; store-pg-rows.c saves, reads and lists.
  */
 #define AL_STORE_PRIVATE
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <libpq-fe.h>
 
-#include "core/clock.h"
-#include "store-private.h"
+#include "store-pg-private.h"
 
 const char *
 al__pg_lib_version(void)
@@ -35,13 +34,6 @@ al__pg_lib_version(void)
 #define PG_LOCK_KEY "1095516500"
 /* libpq waits for ever on a host that drops packets: unless the URL says */
 #define PG_CONNECT_TIMEOUT_S "10"
-
-struct al__pg {
-	PGconn *conn;
-	char where[160];    /* "host:port" or "socket DIR", for messages */
-	char *password[2];  /* the URL's, as written and decoded, only to scrub them from
-			     * messages; wiped at close */
-};
 
 /*
  * The migrations, in order, as in store.c for SQLite: pg_migrations[v]
@@ -211,8 +203,8 @@ one_line(const char *msg, char *out, size_t size)
 }
 
 /* A failed result (or a lost connection) as -errno and one line in s->err. */
-static int
-pg_fail(struct al_store *s, PGresult *res, const char *what)
+int
+al__pg_fail(struct al_store *s, PGresult *res, const char *what)
 {
 	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
 	const char *msg = res ? PQresultErrorMessage(res) : "";
@@ -222,7 +214,17 @@ pg_fail(struct al_store *s, PGresult *res, const char *what)
 	if (!msg || !msg[0])
 		msg = PQerrorMessage(s->pg->conn);
 	one_line(msg, line, sizeof(line));
-	if (PQstatus(s->pg->conn) == CONNECTION_BAD) {
+	/*
+	 * The server going away is not always CONNECTION_BAD yet: a shutdown's
+	 * FATAL (57P01 admin, 57P02 crash, 57P03 cannot connect now), a
+	 * connection exception (class 08), or an error of libpq's own (no
+	 * SQLSTATE: "server closed the connection unexpectedly" on a write)
+	 * whose connection then fails to read is the connection lost too.
+	 */
+	if (PQstatus(s->pg->conn) == CONNECTION_BAD ||
+	    (state && (!strncmp(state, "08", 2) || !strcmp(state, "57P01") ||
+		       !strcmp(state, "57P02") || !strcmp(state, "57P03"))) ||
+	    (!state && (!PQconsumeInput(s->pg->conn) || PQstatus(s->pg->conn) == CONNECTION_BAD))) {
 		al__store_err(s, -ECONNRESET, "%s: the connection to %s was lost (%s)", what,
 			      s->pg->where, line);
 		scrub(s);
@@ -246,15 +248,15 @@ pg_fail(struct al_store *s, PGresult *res, const char *what)
 	return code;
 }
 
-/* Run sql (no parameters, no rows wanted); 0 or pg_fail(). */
-static int
-pg_exec(struct al_store *s, const char *sql, const char *what)
+/* Run sql (no parameters, no rows wanted); 0 or al__pg_fail(). */
+int
+al__pg_exec(struct al_store *s, const char *sql, const char *what)
 {
 	PGresult *res = PQexec(s->pg->conn, sql);
 	int ret = 0;
 
 	if (PQresultStatus(res) != PGRES_COMMAND_OK && PQresultStatus(res) != PGRES_TUPLES_OK)
-		ret = pg_fail(s, res, what);
+		ret = al__pg_fail(s, res, what);
 	PQclear(res);
 	return ret;
 }
@@ -303,7 +305,7 @@ schema_version(struct al_store *s, int64_t *version)
 		     "SELECT to_regclass('audiolat_schema') IS NOT NULL,"
 		     " to_regclass('results') IS NOT NULL, to_regclass('runs') IS NOT NULL");
 	if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1) {
-		ret = pg_fail(s, res, "reading the schema");
+		ret = al__pg_fail(s, res, "reading the schema");
 		PQclear(res);
 		return ret;
 	}
@@ -321,7 +323,7 @@ schema_version(struct al_store *s, int64_t *version)
 	}
 	res = PQexec(s->pg->conn, "SELECT application_id, version FROM audiolat_schema");
 	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
-		ret = pg_fail(s, res, "reading the schema version");
+		ret = al__pg_fail(s, res, "reading the schema version");
 		PQclear(res);
 		return ret;
 	}
@@ -360,10 +362,10 @@ pg_migrate(struct al_store *s)
 	int64_t v;
 	int ret;
 
-	ret = pg_exec(s, "BEGIN", "starting the schema's transaction");
+	ret = al__pg_exec(s, "BEGIN", "starting the schema's transaction");
 	if (ret)
 		return ret;
-	ret = pg_exec(s, "SELECT pg_advisory_xact_lock(" PG_LOCK_KEY ")",
+	ret = al__pg_exec(s, "SELECT pg_advisory_xact_lock(" PG_LOCK_KEY ")",
 		      "locking the database to set up its schema");
 	/* another process may have done it while we waited for the lock */
 	if (!ret)
@@ -371,14 +373,14 @@ pg_migrate(struct al_store *s)
 	for (; !ret && v < AL_STORE_SCHEMA_VERSION; v++) {
 		snprintf(what, sizeof(what), "migrating schema version %lld to %lld",
 			 (long long)v, (long long)v + 1);
-		ret = pg_exec(s, pg_migrations[v], what);
+		ret = al__pg_exec(s, pg_migrations[v], what);
 		snprintf(sql, sizeof(sql), "UPDATE audiolat_schema SET version = %lld",
 			 (long long)v + 1);
 		if (!ret)
-			ret = pg_exec(s, sql, what);
+			ret = al__pg_exec(s, sql, what);
 	}
 	if (!ret)
-		ret = pg_exec(s, "COMMIT", "committing the schema");
+		ret = al__pg_exec(s, "COMMIT", "committing the schema");
 	if (ret) {
 		PQclear(PQexec(s->pg->conn, "ROLLBACK"));
 		if (ret == -EACCES) {
@@ -402,7 +404,7 @@ pg_prepare(struct al_store *s, const char *name, const char *sql, int n)
 	int ret = 0;
 
 	if (PQresultStatus(res) != PGRES_COMMAND_OK)
-		ret = pg_fail(s, res, "preparing the statements");
+		ret = al__pg_fail(s, res, "preparing the statements");
 	PQclear(res);
 	return ret;
 }
@@ -472,7 +474,7 @@ al__pg_open(struct al_store *s, const char *url, unsigned flags)
 		return ret;
 	}
 	/* the columns are text in UTF-8, times in UTC, whatever the server's defaults */
-	ret = pg_exec(s, "SET client_encoding = 'UTF8'", "setting the client encoding");
+	ret = al__pg_exec(s, "SET client_encoding = 'UTF8'", "setting the client encoding");
 	if (ret)
 		return ret;
 	ret = schema_version(s, &v);
@@ -488,7 +490,7 @@ al__pg_open(struct al_store *s, const char *url, unsigned flags)
 	}
 	res = PQexec(s->pg->conn, pg_probe);
 	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
-		ret = pg_fail(s, res, "checking the schema");
+		ret = al__pg_fail(s, res, "checking the schema");
 		PQclear(res);
 		if (ret == -EBADMSG)
 			return al__store_err(s, -EBADMSG,
@@ -521,303 +523,4 @@ al__pg_close(struct al_store *s)
 	}
 	free(s->pg);
 	s->pg = NULL;
-}
-
-/* the parameters of one row, as text (NULL: SQL NULL) */
-struct params {
-	const char *v[25];
-	int len[25];
-	int fmt[25];
-	char num[11][32];
-	int n_num;
-};
-
-static void
-p_str(struct params *p, int i, const char *v)
-{
-	p->v[i] = v;
-}
-
-static void
-p_int(struct params *p, int i, json_t *v)
-{
-	if (!v)
-		return;
-	snprintf(p->num[p->n_num], sizeof(p->num[0]), "%lld", (long long)json_integer_value(v));
-	p->v[i] = p->num[p->n_num++];
-}
-
-static void
-p_num(struct params *p, int i, json_t *v)
-{
-	double d;
-
-	if (!v)
-		return;
-	d = json_number_value(v);
-	if (!isfinite(d))
-		return;
-	snprintf(p->num[p->n_num], sizeof(p->num[0]), "%.17g", d);
-	p->v[i] = p->num[p->n_num++];
-}
-
-/* the row with this UUID and this very text: 0 none, 1 found (*id); -errno */
-static int
-pg_find_same(struct al_store *s, const struct al__doc *c, const char *text, int64_t *id)
-{
-	const char *v[3] = { c->uuid, c->digest, text };
-	PGresult *res;
-	int ret = 0;
-
-	res = PQexecPrepared(s->pg->conn, "al_find", 3, v, NULL, NULL, 0);
-	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
-		ret = pg_fail(s, res, "saving");
-	} else if (PQntuples(res) > 0) {
-		*id = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
-		ret = 1;
-	}
-	PQclear(res);
-	return ret;
-}
-
-static int pg_save_row(struct al_store *s, const struct al__doc *c, const char *text,
-		       size_t len, const char *source, int64_t *id);
-
-int
-al__pg_save(struct al_store *s, const struct al__doc *c, const char *text, size_t len,
-	    const char *source, int64_t *id)
-{
-	char *copy;
-	int ret;
-
-	*id = 0;
-	if (len > (size_t)INT32_MAX)
-		return al__store_err(s, -EFBIG, "too large for one PostgreSQL parameter");
-	/* libpq takes text parameters up to their NUL: the len bytes, terminated */
-	copy = malloc(len + 1);
-	if (!copy)
-		return al__store_err(s, -ENOMEM, "saving: %s", strerror(ENOMEM));
-	memcpy(copy, text, len);
-	copy[len] = '\0';
-	text = copy;
-	ret = pg_save_row(s, c, text, len, source, id);
-	free(copy);
-	return ret;
-}
-
-static int
-pg_save_row(struct al_store *s, const struct al__doc *c, const char *text, size_t len,
-	    const char *source, int64_t *id)
-{
-	struct params p;
-	char saved_at[40];
-	PGresult *res;
-	int ret, found;
-
-	memset(&p, 0, sizeof(p));
-	al_clock_format_iso(al_clock_realtime_ns(), saved_at, sizeof(saved_at));
-	p_str(&p, 0, c->schema);
-	p_str(&p, 1, source ? source : "run");
-	p_str(&p, 2, saved_at);
-	p_str(&p, 3, c->started_at);
-	p_str(&p, 4, c->label);
-	p_str(&p, 5, c->hostname);
-	p_str(&p, 6, c->kernel_release);
-	p_str(&p, 7, c->kernel_version);
-	p_str(&p, 8, c->preempt);
-	p_str(&p, 9, c->backend);
-	p_str(&p, 10, c->load);
-	p_int(&p, 11, c->rate_hz);
-	p_int(&p, 12, c->period_frames);
-	p_int(&p, 13, c->buffer_periods);
-	p_int(&p, 14, c->duration_ns);
-	p_int(&p, 15, c->periods);
-	p_int(&p, 16, c->xruns);
-	p_int(&p, 17, c->wake_max_ns);
-	p_int(&p, 18, c->wake_p99_ns);
-	p_num(&p, 19, c->max_interval_pct);
-	p_num(&p, 20, c->within_1ms_pct);
-	p_num(&p, 21, c->within_2ms_pct);
-	p_str(&p, 22, c->digest);
-	p_str(&p, 23, text);
-	p.len[23] = (int)len;
-	p_str(&p, 24, c->uuid);
-
-	ret = pg_exec(s, "BEGIN", "saving");
-	if (ret)
-		return ret;
-	/* known already (a second push): nothing to add, no id used up */
-	found = pg_find_same(s, c, text, id);
-	if (found == 0) {
-		res = PQexecPrepared(s->pg->conn, "al_insert", 25, p.v, p.len, p.fmt, 0);
-		if (PQresultStatus(res) != PGRES_TUPLES_OK)
-			found = pg_fail(s, res, "saving");
-		else if (PQntuples(res) == 1)
-			*id = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
-		else /* another writer saved it since we looked */
-			found = pg_find_same(s, c, text, id);
-		PQclear(res);
-	}
-	if (found < 0) {
-		PQclear(PQexec(s->pg->conn, "ROLLBACK"));
-		*id = 0;
-		return found;
-	}
-	if (found == 0) {
-		ret = pg_exec(s, "COMMIT", "saving");
-		if (ret) {
-			*id = 0;
-			return ret;
-		}
-		s->err[0] = '\0';
-		return 0;
-	}
-	PQclear(PQexec(s->pg->conn, "ROLLBACK"));
-	s->err[0] = '\0';
-	return 1;
-}
-
-int
-al__pg_get(struct al_store *s, int64_t id, char **text, size_t *len_out)
-{
-	char idtext[24], what[48];
-	const char *v[1] = { idtext };
-	PGresult *res;
-	size_t len;
-	int ret = 0;
-
-	*text = NULL;
-	snprintf(idtext, sizeof(idtext), "%lld", (long long)id);
-	snprintf(what, sizeof(what), "reading id %lld", (long long)id);
-	res = PQexecPrepared(s->pg->conn, "al_get", 1, v, NULL, NULL, 0);
-	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
-		ret = pg_fail(s, res, what);
-	} else if (PQntuples(res) == 0) {
-		ret = al__store_err(s, -ENOENT, "no result with id %lld", (long long)id);
-	} else {
-		len = (size_t)PQgetlength(res, 0, 0);
-		*text = malloc(len + 1);
-		if (!*text) {
-			ret = al__store_err(s, -ENOMEM, "%s: %s", what, strerror(ENOMEM));
-		} else {
-			memcpy(*text, PQgetvalue(res, 0, 0), len);
-			(*text)[len] = '\0';
-			if (len_out)
-				*len_out = len;
-		}
-	}
-	PQclear(res);
-	if (!ret)
-		s->err[0] = '\0';
-	return ret;
-}
-
-static PGresult *
-pg_query(struct al_store *s, const char *head, const struct al__where *w, const char *tail,
-	 const char *what, int *ret)
-{
-	char sql[1536];
-	PGresult *res;
-
-	snprintf(sql, sizeof(sql), "%s%s%s", head, w->sql, tail);
-	res = PQexecParams(s->pg->conn, sql, w->n_binds, NULL, w->binds, NULL, NULL, 0);
-	*ret = 0;
-	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
-		*ret = pg_fail(s, res, what);
-		PQclear(res);
-		return NULL;
-	}
-	return res;
-}
-
-int64_t
-al__pg_count(struct al_store *s, const struct al_store_filter *f)
-{
-	struct al__where w;
-	PGresult *res;
-	int64_t n;
-	int ret;
-
-	if (al__store_where(s, f, AL__PG, &w))
-		return -EINVAL;
-	res = pg_query(s, "SELECT count(*) FROM results", &w, "", "counting", &ret);
-	if (!res)
-		return ret;
-	n = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
-	PQclear(res);
-	s->err[0] = '\0';
-	return n;
-}
-
-static const char *
-col_str(PGresult *res, int row, int i)
-{
-	return PQgetisnull(res, row, i) ? "" : PQgetvalue(res, row, i);
-}
-
-static int64_t
-col_int(PGresult *res, int row, int i)
-{
-	return PQgetisnull(res, row, i) ? -1 : strtoll(PQgetvalue(res, row, i), NULL, 10);
-}
-
-static double
-col_num(PGresult *res, int row, int i)
-{
-	return PQgetisnull(res, row, i) ? NAN : strtod(PQgetvalue(res, row, i), NULL);
-}
-
-int
-al__pg_list(struct al_store *s, const struct al_store_filter *f, al_store_list_fn fn, void *ud)
-{
-	struct al_store_entry e;
-	struct al__where w;
-	char tail[64];
-	PGresult *res;
-	int ret, row, n = 0, stop = 0;
-
-	if (al__store_where(s, f, AL__PG, &w))
-		return -EINVAL;
-	if (f && f->limit > 0)
-		snprintf(tail, sizeof(tail), " ORDER BY id DESC LIMIT %lld", (long long)f->limit);
-	else
-		snprintf(tail, sizeof(tail), " ORDER BY id DESC");
-	res = pg_query(s, "SELECT " AL__LIST_COLUMNS " FROM results", &w, tail, "listing", &ret);
-	if (!res)
-		return ret;
-	for (row = 0; row < PQntuples(res) && !stop; row++) {
-		memset(&e, 0, sizeof(e));
-		e.id = strtoll(PQgetvalue(res, row, 0), NULL, 10);
-		e.schema = col_str(res, row, 1);
-		e.source = col_str(res, row, 2);
-		e.saved_at = col_str(res, row, 3);
-		e.started_at = col_str(res, row, 4);
-		e.label = col_str(res, row, 5);
-		e.hostname = col_str(res, row, 6);
-		e.kernel_release = col_str(res, row, 7);
-		e.kernel_version = col_str(res, row, 8);
-		e.preempt = col_str(res, row, 9);
-		e.backend = col_str(res, row, 10);
-		e.load = col_str(res, row, 11);
-		e.rate_hz = col_int(res, row, 12);
-		e.period_frames = col_int(res, row, 13);
-		e.buffer_periods = col_int(res, row, 14);
-		e.duration_ns = col_int(res, row, 15);
-		e.has_stats = !PQgetisnull(res, row, 16);
-		e.periods = col_int(res, row, 16);
-		e.xruns = col_int(res, row, 17);
-		e.wake_max_ns = col_int(res, row, 18);
-		e.wake_p99_ns = col_int(res, row, 19);
-		e.max_interval_pct = col_num(res, row, 20);
-		e.within_1ms_pct = col_num(res, row, 21);
-		e.within_2ms_pct = col_num(res, row, 22);
-		e.uuid = col_str(res, row, 23);
-		n++;
-		stop = fn(&e, ud);
-	}
-	PQclear(res);
-	if (stop < 0)
-		return stop;
-	s->err[0] = '\0';
-	return n;
 }

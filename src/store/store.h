@@ -46,6 +46,7 @@
 #include <jansson.h>
 
 #include "core/version.h"
+#include "doc/doc.h"
 
 /* PRAGMA user_version this code writes and reads (older ones are migrated). */
 #define AL_STORE_SCHEMA_VERSION 3
@@ -233,7 +234,199 @@ const char *al_store_engine(const struct al_store *s);
  */
 int al_store_check_since(const char *since, char *err, size_t err_size);
 
+/*
+ * Why a call naming a database or a file failed (al_store_open_as(),
+ * al_store_fetch(), al_store_load_docs(), al_history_list()): one line
+ * "NAME: WHY" (NAME may be "").
+ */
+struct al_load_fail {
+	char name[4608]; /* the file or database named, "" when none */
+	char why[4608];
+	bool server;     /* a database server's open failure: say it by its errno */
+};
+
+/* ---- the database a command names (store-db.c) ---- */
+
+/* db_opt (--db), else $AUDIOLAT_DB when set and not empty, else NULL: the default path. */
+const char *al_store_choice(const char *db_opt);
+
+/*
+ * Open the database of al_store_choice(db_opt): a path, a URL, or a list
+ * "URL;PATH" of which readers take the first; NULL: the default path
+ * (its directories made when create). Without create nothing is made,
+ * and a missing default database is no database yet: 0 with *out NULL.
+ * shown (shown_size bytes) gets what a message may show of it: the path,
+ * or the URL without its password ("" when there is no path at all).
+ * 0 with *out set, or -errno with one line in err (al_store_open()'s, or
+ * why there is no path: -ENAMETOOLONG, no HOME).
+ */
+int al_store_open_choice(const char *db_opt, bool create, struct al_store **out, char *shown,
+			 size_t shown_size, char *err, size_t err_size);
+/* The same, its failure in f: name the database as shown, server for a PostgreSQL one. */
+int al_store_open_as(const char *db_opt, bool create, struct al_store **out, char *shown,
+		     size_t shown_size, struct al_load_fail *f);
+
+/*
+ * The document saved as id in the database of db_opt (never created),
+ * as saved, into *text (malloc'd). With db_out the database stays open
+ * there (close it, also on failure when set); shown gets the database as
+ * al_store_open_choice() shows it. 0, or -errno with f: the open's
+ * failure, "no result with id N (no database at PATH yet)" (-ENOENT), or
+ * the store's ("PATH: no result with id N").
+ */
+int al_store_fetch(const char *db_opt, int64_t id, char **text, struct al_store **db_out,
+		   char *shown, size_t shown_size, struct al_load_fail *f);
+
+/* A database that did not take a result: shown as above, -errno, one line, the last one? */
+typedef void (*al_store_refused_fn)(void *ud, const char *shown, int err, const char *why,
+				    bool last);
+
+/*
+ * Save text (from source: "run") in the database of al_store_choice(db_opt),
+ * made when missing (the default path with its directories); a list
+ * "URL;PATH" is tried in order until one takes it (a server out of reach,
+ * then a local file), refused() told of each that did not (may be NULL).
+ * 0 with *id and shown (where it went), or the last one's -errno (shown:
+ * the last one tried; -EINVAL and "" when the list named none).
+ */
+int al_store_save_first(const char *db_opt, const char *text, const char *source, int64_t *id,
+			char *shown, size_t shown_size, al_store_refused_fn refused, void *ud);
+
+/*
+ * One result that grows (audiolat monitor's checkpoints): saved in the
+ * database of db_opt (opened, made when missing, at the first put), then
+ * the same row replaced. Zero it before the first put; close it at the end.
+ */
+struct al_store_slot {
+	struct al_store *db;   /* NULL until the first put opened it */
+	int64_t id;            /* the row, 0 until saved */
+	bool failed;           /* the open failed: every later put fails at once */
+	char shown[4096];      /* the database, as a message may show it */
+	char err[512];         /* the last failure's one line ("" when already said) */
+};
+/*
+ * 0; -errno with one line in s->err (s->db NULL: the open failed, and
+ * every later put returns -EIO with s->err "").
+ */
+int al_store_slot_put(struct al_store_slot *s, const char *db_opt, const char *text,
+		      const char *source);
+void al_store_slot_close(struct al_store_slot *s);
+/*
+ * Whether db_opt (al_store_choice()) can hold a slot: a local database. A
+ * PostgreSQL one cannot (the least-privilege role, INSERT and SELECT, may
+ * not replace a row): -EINVAL with one line in err naming --db and push.
+ */
+int al_store_slot_check(const char *db_opt, char *err, size_t err_size);
+
+/*
+ * Every run (audiolat.run/2 and /1) in db, oldest first, parsed: *docs (n
+ * of them; json_decref each, free the array; a document that does not
+ * parse is left out). 0 or -errno (-ENOMEM, or al_store_error(db) says).
+ */
+int al_store_load_runs(struct al_store *db, json_t ***docs, size_t *n);
+
+/*
+ * The document with this id, parsed (duplicate keys refused). 0, or
+ * -errno with one line in err: -ENOENT no such id, -EBADMSG "line L,
+ * column C: ..." (control characters shown as '?'), else the store's.
+ */
+int al_store_get_json(struct al_store *db, int64_t id, json_t **out, char *err, size_t err_size);
+
+/* What al_store_copy() did. */
+struct al_store_copied {
+	size_t n;              /* documents matching the filter */
+	size_t added, there;   /* saved; already in the target */
+	bool listed;           /* the matching ones were listed (a failure came later) */
+	bool dst_failed;       /* the target failed in a way that ends the copy */
+};
+/* A document the target refused (-EEXIST another under its UUID, -EINVAL, -EFBIG). */
+typedef void (*al_store_skipped_fn)(void *ud, int64_t id, int err, const char *why);
+
+/*
+ * Copy the documents of src matching f into dst (audiolat push), oldest
+ * first, one transaction each (al_store_save(): one already there is not
+ * saved again, so a copy cut short leaves whole documents and the next
+ * one sends the rest); one dst refuses goes to skipped() (may be NULL)
+ * and the others are still copied. 0; or -errno of the failure that ended
+ * it: src's (al_store_error(src); c->listed says whether before or after
+ * the listing) or dst's (c->dst_failed; al_store_error(dst)). *c counts
+ * what was done either way.
+ */
+int al_store_copy(struct al_store *src, struct al_store *dst, const struct al_store_filter *f,
+		  const char *source, struct al_store_copied *c, al_store_skipped_fn skipped,
+		  void *ud);
+
+/* What al_store_push() did: where from and to, and what it copied. */
+struct al_store_pushed {
+	char to[4096], from[4096]; /* the databases, as a message shows them */
+	bool from_none;            /* no database at from yet: nothing to push */
+	struct al_store_copied c;
+};
+
+/*
+ * audiolat push: the database of to opened (made when missing: a push
+ * with nothing to send still makes its schema), then the one of from
+ * (al_store_choice(); never made), and al_store_copy() of the documents
+ * matching filter from one to the other (source "push"; skipped as
+ * there, p->to already set when it is called). 0 (p->from_none: nothing
+ * there yet), or -errno with f: an open's failure, the target's that
+ * ended the copy (p->c.dst_failed), or the source's (p->c.listed: after
+ * the listing).
+ */
+int al_store_push(const char *to, const char *from, const struct al_store_filter *filter,
+		  struct al_store_pushed *p, al_store_skipped_fn skipped, void *ud,
+		  struct al_load_fail *f);
+
+/*
+ * Save the document in file ("-": standard input) byte for byte, from
+ * source (audiolat import): al_store_save()'s 0, or 1 when it was saved
+ * already, *id either way. -errno with err the rest of a line after the
+ * file's name: ": No such file or directory" (the file could not be
+ * read), ":3:7: invalid JSON: ..." or ": not an audiolat document ..."
+ * (refused: -EINVAL, -EFBIG), ": SHOWN: why" (the database at shown
+ * failed).
+ */
+int al_store_save_file(struct al_store *db, const char *shown, const char *file,
+		       const char *source, int64_t *id, char *err, size_t err_size);
+
+/*
+ * audiolat import: files[0..n) saved one by one (al_store_save_file(),
+ * source "import") into the database of db_opt (al_store_choice(), made
+ * when missing); done() told of each: rc 0 saved, 1 already saved (id
+ * either way), or -errno with why (the rest of a line after the file's
+ * name, as al_store_save_file() says it), and the others still saved. 0
+ * after every file was tried, or the open's -errno with f (nothing tried).
+ */
+typedef void (*al_store_imported_fn)(void *ud, const char *file, int rc, int64_t id,
+				     const char *why);
+int al_store_import(const char *db_opt, char *const *files, size_t n, al_store_imported_fn done,
+		    void *ud, struct al_load_fail *f);
+
 /* The database libraries built in (--version), NULL-terminated. */
 extern const struct al_lib_version al_store_libs[];
+
+/*
+ * Result documents loaded for a reader (report, compare, export): in[i]
+ * is docs[i] with sources[i] (the file name, "stdin", "db:ID", or a
+ * database run's uuid). al_doc_set_free() it, also after a failure.
+ */
+struct al_doc_set {
+	struct al_report_doc *in;
+	json_t **docs;
+	char (*sources)[512];
+	size_t n;
+};
+
+
+/*
+ * Load names[0..n): each a JSON file ("-" = stdin) or, when no such file
+ * exists and it is a number, that id in the database of db_opt (NULL: the
+ * default, never created). Every document must pass al_doc_check(). n 0:
+ * every run of the database (none: 0 with set->n 0). 0, or -errno with
+ * f filled (the documents loaded so far stay in set).
+ */
+int al_store_load_docs(const char *db_opt, char *const *names, size_t n, struct al_doc_set *set,
+		       struct al_load_fail *f);
+void al_doc_set_free(struct al_doc_set *set);
 
 #endif

@@ -108,8 +108,12 @@ find_source(struct state *st, enum src_kind kind, int pid, uint64_t addr, const 
 		if (s->kind != kind || s->pid != pid || s->addr != addr)
 			continue;
 		/* tasks keep their first comm (exec may change it); others differ by name */
-		if (kind == K_TASK || kind == K_SELF || kind == K_IDLE ||
-		    !strncmp(s->name, name, sizeof(s->name)))
+		if (kind == K_TASK || kind == K_SELF || kind == K_IDLE) {
+			if (!s->name[0]) /* charged before its comm was seen */
+				copy_name(s->name, sizeof(s->name), name);
+			return s;
+		}
+		if (!strncmp(s->name, name, sizeof(s->name)))
 			return s;
 	}
 	if (st->n_src == SOURCES_MAX)
@@ -211,6 +215,27 @@ cmp_source(const void *a, const void *b)
 }
 
 /*
+ * The waking (or wakeup) of pid among the events before event i, back to
+ * the last switch: one IRQ often wakes several tasks, so the last waking
+ * seen need not be the task that then ran. NULL when there is none.
+ */
+static const struct al_tev *
+woken_since_switch(const struct al_tev_ring *r, size_t i, int pid)
+{
+	const struct al_tev *e;
+	size_t n;
+
+	for (n = 0; i-- > 0 && n < LOOKAHEAD_MAX; n++) {
+		e = al__tev_at(r, i);
+		if (e->type == AL_TEV_SWITCH || e->type == AL_TEV_LOST)
+			return NULL;
+		if ((e->type == AL_TEV_WAKING || e->type == AL_TEV_WAKEUP) && e->pid == pid)
+			return e;
+	}
+	return NULL;
+}
+
+/*
  * An event says another task runs (common_pid) than the last switch did:
  * the kernel did not deliver a switch (it happens: an idle CPU switching
  * to a woken RT task, seen on 6.18). Whatever was open ended with the old
@@ -220,9 +245,11 @@ cmp_source(const void *a, const void *b)
  * charged up to.
  */
 static int64_t
-missed_switch(struct state *st, const struct al_tev *e, int64_t last_ns, const struct al_tev *woke)
+missed_switch(const struct al_tev_ring *r, size_t i, struct state *st, const struct al_tev *e,
+	      int64_t last_ns)
 {
-	bool woken = woke->type && woke->pid == e->prev_pid && woke->ts_ns <= last_ns;
+	const struct al_tev *woke = woken_since_switch(r, i, e->prev_pid);
+	bool woken = woke && woke->ts_ns <= last_ns;
 
 	if (!woken && e->ts_ns > last_ns) {
 		charge(st, &st->stack[st->depth], last_ns, e->ts_ns);
@@ -230,7 +257,8 @@ missed_switch(struct state *st, const struct al_tev *e, int64_t last_ns, const s
 	}
 	st->depth = 0;
 	st->ignored = 0;
-	set_task(&st->stack[0], st, e->prev_pid, woke->type && woke->pid == e->prev_pid ? woke->name : "");
+	set_task(&st->stack[0], st, e->prev_pid,
+		 e->type == AL_TEV_SWITCH ? e->prev_name : woke ? woke->name : "");
 	return last_ns;
 }
 
@@ -303,33 +331,15 @@ replay_start(const struct al_tev_ring *r, struct state *st, size_t first, bool *
 	return 0;
 }
 
-int
-al__trace_analyze(const struct al_tev_ring *r, int64_t from_ns, int64_t to_ns, int tid,
-		  struct al_spike *out, uint64_t timer_addr[AL_SPIKE_CAUSES])
+/* When thread tid was woken (its waking, else its wakeup) and switched in, in [from, to]. */
+static void
+find_wake(const struct al_tev_ring *r, size_t first, int64_t from_ns, int64_t to_ns, int tid,
+	  int64_t *woken_ns, int64_t *switched_ns)
 {
-	int64_t last_ns, woken = -1, wakeup = -1, switched = -1, irqoff_ns = -1, preemptoff_ns = -1;
-	struct state stbuf, *st = &stbuf;
-	struct al_tev woke = { 0 };
+	int64_t woken = -1, wakeup = -1, switched = -1;
 	const struct al_tev *e;
-	char vbuf[16];
-	size_t i, start, first;
-	bool known;
-	int k;
+	size_t i;
 
-	memset(out, 0, sizeof(*out));
-	memset(timer_addr, 0, sizeof(uint64_t) * AL_SPIKE_CAUSES);
-	out->t_ns = from_ns;
-	out->latency_ns = to_ns - from_ns;
-	out->woken_ns = -1;
-	out->switched_in_ns = -1;
-	if (to_ns < from_ns)
-		return -EINVAL;
-	/* nothing recorded after the boundary yet, or the window is older than the history */
-	if (!r->n || al__tev_at(r, r->n - 1)->ts_ns < from_ns || al__tev_at(r, 0)->ts_ns > to_ns)
-		return -ENODATA;
-
-	/* pass 1: when the thread was woken and when it got the CPU */
-	first = lower_bound(r, from_ns);
 	for (i = first; i < r->n; i++) {
 		e = al__tev_at(r, i);
 		if (e->ts_ns > to_ns)
@@ -350,8 +360,156 @@ al__trace_analyze(const struct al_tev_ring *r, int64_t from_ns, int64_t to_ns, i
 		else if (e->type == AL_TEV_WAKEUP && e->pid == tid)
 			wakeup = e->ts_ns;
 	}
-	if (woken < 0)
-		woken = wakeup;
+	*woken_ns = woken >= 0 ? woken : wakeup;
+	*switched_ns = switched;
+}
+
+/* Event i (e) in the replay: what runs on the CPU from now, the open overlays. */
+static void
+replay_event(const struct al_tev_ring *r, struct state *st, size_t i, const struct al_tev *e,
+	     int64_t *irqoff_ns, int64_t *preemptoff_ns)
+{
+	char vbuf[16];
+
+	switch (e->type) {
+	case AL_TEV_SWITCH:
+		st->depth = 0;
+		st->ignored = 0;
+		set_task(&st->stack[0], st, e->pid, e->name);
+		break;
+	case AL_TEV_IRQ_ENTRY:
+		push(st, K_IRQ, e->pid, 0, e->name, AL_TEV_IRQ_EXIT);
+		break;
+	case AL_TEV_SOFTIRQ_ENTRY:
+		push(st, K_SOFTIRQ, e->pid, 0, al__softirq_name(e->pid, vbuf, sizeof(vbuf)),
+		     AL_TEV_SOFTIRQ_EXIT);
+		break;
+	case AL_TEV_VEC_ENTRY:
+		push(st, K_IRQ, -1, 0, e->name, AL_TEV_VEC_EXIT);
+		break;
+	case AL_TEV_TIMER_ENTRY:
+		push(st, K_TIMER, -1, e->addr, "", AL_TEV_TIMER_EXIT);
+		break;
+	case AL_TEV_IRQ_EXIT:
+	case AL_TEV_SOFTIRQ_EXIT:
+	case AL_TEV_VEC_EXIT:
+	case AL_TEV_TIMER_EXIT:
+		pop(st, e->type);
+		break;
+	case AL_TEV_IRQOFF:
+		if (*irqoff_ns < 0)
+			*irqoff_ns = e->ts_ns;
+		break;
+	case AL_TEV_IRQON:
+		if (*irqoff_ns >= 0)
+			charge_overlay(st, K_IRQOFF, "irqs-off", *irqoff_ns, e->ts_ns);
+		*irqoff_ns = -1;
+		break;
+	case AL_TEV_PREEMPTOFF:
+		if (*preemptoff_ns < 0)
+			*preemptoff_ns = e->ts_ns;
+		break;
+	case AL_TEV_PREEMPTON:
+		if (*preemptoff_ns >= 0)
+			charge_overlay(st, K_PREEMPTOFF, "preempt-off", *preemptoff_ns,
+				       e->ts_ns);
+		*preemptoff_ns = -1;
+		break;
+	case AL_TEV_LOST:
+		/* what runs after the gap: nothing open before it, the next switch's prev */
+		st->depth = 0;
+		st->ignored = 0;
+		*irqoff_ns = *preemptoff_ns = -1;
+		after_gap(r, st, i + 1);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * Tasks charged before any event named them (after a missed switch or a
+ * gap, or at the replay's start): the switch away from them, which comes
+ * later, or a waking names them (events [from, to) of the ring).
+ */
+static void
+name_tasks_from(const struct al_tev_ring *r, struct state *st, size_t from, size_t to)
+{
+	const struct al_tev *e;
+	int k, left = 0;
+	size_t i;
+
+	for (k = 0; k < st->n_src; k++)
+		left += st->src[k].kind == K_TASK && !st->src[k].name[0];
+	for (i = from; left && i < to && i < r->n; i++) {
+		e = al__tev_at(r, i);
+		for (k = 0; k < st->n_src; k++) {
+			struct source *s = &st->src[k];
+			const char *name = NULL;
+
+			if (s->kind != K_TASK || s->name[0])
+				continue;
+			if (e->type == AL_TEV_SWITCH && e->prev_pid == s->pid)
+				name = e->prev_name;
+			else if ((e->type == AL_TEV_SWITCH || e->type == AL_TEV_WAKING ||
+				  e->type == AL_TEV_WAKEUP) && e->pid == s->pid)
+				name = e->name;
+			if (name && name[0]) {
+				copy_name(s->name, sizeof(s->name), name);
+				left--;
+			}
+		}
+	}
+}
+
+/* The sources charged, longest first, into out's causes (and the timers' addresses). */
+static void
+emit_causes(struct state *st, struct al_spike *out, uint64_t timer_addr[AL_SPIKE_CAUSES])
+{
+	int k;
+
+	qsort(st->src, (size_t)st->n_src, sizeof(st->src[0]), cmp_source);
+	for (k = 0; k < st->n_src && out->n_causes < AL_SPIKE_CAUSES; k++) {
+		const struct source *s = &st->src[k];
+		struct al_cause *c;
+
+		if (!s->duration_ns)
+			continue;
+		c = &out->causes[out->n_causes];
+		copy_name(c->kind, sizeof(c->kind), kind_names[s->kind]);
+		copy_name(c->name, sizeof(c->name), s->name);
+		c->pid = s->pid;
+		c->duration_ns = s->duration_ns;
+		timer_addr[out->n_causes] = s->kind == K_TIMER ? s->addr : 0;
+		out->n_causes++;
+	}
+}
+
+int
+al__trace_analyze(const struct al_tev_ring *r, int64_t from_ns, int64_t to_ns, int tid,
+		  struct al_spike *out, uint64_t timer_addr[AL_SPIKE_CAUSES])
+{
+	int64_t last_ns, woken, switched, irqoff_ns = -1, preemptoff_ns = -1;
+	struct state stbuf, *st = &stbuf;
+	const struct al_tev *e;
+	size_t i, start, first;
+	bool known;
+
+	memset(out, 0, sizeof(*out));
+	memset(timer_addr, 0, sizeof(uint64_t) * AL_SPIKE_CAUSES);
+	out->t_ns = from_ns;
+	out->latency_ns = to_ns - from_ns;
+	out->woken_ns = -1;
+	out->switched_in_ns = -1;
+	if (to_ns < from_ns)
+		return -EINVAL;
+	/* nothing recorded after the boundary yet, or the window is older than the history */
+	if (!r->n || al__tev_at(r, r->n - 1)->ts_ns < from_ns || al__tev_at(r, 0)->ts_ns > to_ns)
+		return -ENODATA;
+
+	/* pass 1: when the thread was woken and when it got the CPU */
+	first = lower_bound(r, from_ns);
+	find_wake(r, first, from_ns, to_ns, tid, &woken, &switched);
 	out->woken_ns = woken >= 0 ? woken - from_ns : -1;
 	out->switched_in_ns = switched >= 0 ? switched - from_ns : -1;
 
@@ -375,8 +533,9 @@ al__trace_analyze(const struct al_tev_ring *r, int64_t from_ns, int64_t to_ns, i
 			if (e->ts_ns > last_ns)
 				last_ns = e->ts_ns;
 		} else {
-			if (e->type != AL_TEV_SWITCH && e->prev_pid != st->stack[0].pid)
-				last_ns = missed_switch(st, e, last_ns, &woke);
+			/* (a switch's prev_pid is the task it leaves: the one running too) */
+			if (e->prev_pid != st->stack[0].pid)
+				last_ns = missed_switch(r, i, st, e, last_ns);
 			if (e->ts_ns > last_ns) {
 				charge(st, &st->stack[st->depth], last_ns, e->ts_ns);
 				last_ns = e->ts_ns;
@@ -384,64 +543,7 @@ al__trace_analyze(const struct al_tev_ring *r, int64_t from_ns, int64_t to_ns, i
 		}
 		if (last_ns > st->end_ns)
 			break;
-		switch (e->type) {
-		case AL_TEV_WAKING:
-		case AL_TEV_WAKEUP:
-			woke = *e;
-			break;
-		case AL_TEV_SWITCH:
-			st->depth = 0;
-			st->ignored = 0;
-			set_task(&st->stack[0], st, e->pid, e->name);
-			break;
-		case AL_TEV_IRQ_ENTRY:
-			push(st, K_IRQ, e->pid, 0, e->name, AL_TEV_IRQ_EXIT);
-			break;
-		case AL_TEV_SOFTIRQ_ENTRY:
-			push(st, K_SOFTIRQ, e->pid, 0, al__softirq_name(e->pid, vbuf, sizeof(vbuf)),
-			     AL_TEV_SOFTIRQ_EXIT);
-			break;
-		case AL_TEV_VEC_ENTRY:
-			push(st, K_IRQ, -1, 0, e->name, AL_TEV_VEC_EXIT);
-			break;
-		case AL_TEV_TIMER_ENTRY:
-			push(st, K_TIMER, -1, e->addr, "", AL_TEV_TIMER_EXIT);
-			break;
-		case AL_TEV_IRQ_EXIT:
-		case AL_TEV_SOFTIRQ_EXIT:
-		case AL_TEV_VEC_EXIT:
-		case AL_TEV_TIMER_EXIT:
-			pop(st, e->type);
-			break;
-		case AL_TEV_IRQOFF:
-			if (irqoff_ns < 0)
-				irqoff_ns = e->ts_ns;
-			break;
-		case AL_TEV_IRQON:
-			if (irqoff_ns >= 0)
-				charge_overlay(st, K_IRQOFF, "irqs-off", irqoff_ns, e->ts_ns);
-			irqoff_ns = -1;
-			break;
-		case AL_TEV_PREEMPTOFF:
-			if (preemptoff_ns < 0)
-				preemptoff_ns = e->ts_ns;
-			break;
-		case AL_TEV_PREEMPTON:
-			if (preemptoff_ns >= 0)
-				charge_overlay(st, K_PREEMPTOFF, "preempt-off", preemptoff_ns,
-					       e->ts_ns);
-			preemptoff_ns = -1;
-			break;
-		case AL_TEV_LOST:
-			/* what runs after the gap: nothing open before it, the next switch's prev */
-			st->depth = 0;
-			st->ignored = 0;
-			irqoff_ns = preemptoff_ns = -1;
-			after_gap(r, st, i + 1);
-			break;
-		default:
-			break;
-		}
+		replay_event(r, st, i, e, &irqoff_ns, &preemptoff_ns);
 	}
 	if (last_ns < st->end_ns)
 		charge(st, &st->stack[st->depth], last_ns, st->end_ns);
@@ -449,6 +551,7 @@ al__trace_analyze(const struct al_tev_ring *r, int64_t from_ns, int64_t to_ns, i
 		charge_overlay(st, K_IRQOFF, "irqs-off", irqoff_ns, st->end_ns);
 	if (preemptoff_ns >= 0)
 		charge_overlay(st, K_PREEMPTOFF, "preempt-off", preemptoff_ns, st->end_ns);
+	name_tasks_from(r, st, start > LOOKAHEAD_MAX ? start - LOOKAHEAD_MAX : 0, i + LOOKAHEAD_MAX);
 	if (st->other.duration_ns) {
 		copy_name(st->other.name, sizeof(st->other.name), "(more sources)");
 		st->src[st->n_src++] = st->other;
@@ -456,20 +559,6 @@ al__trace_analyze(const struct al_tev_ring *r, int64_t from_ns, int64_t to_ns, i
 
 	if (out->truncated && !st->n_src)
 		return -ENODATA; /* the window fell into lost events */
-	qsort(st->src, (size_t)st->n_src, sizeof(st->src[0]), cmp_source);
-	for (k = 0; k < st->n_src && out->n_causes < AL_SPIKE_CAUSES; k++) {
-		const struct source *s = &st->src[k];
-		struct al_cause *c;
-
-		if (!s->duration_ns)
-			continue;
-		c = &out->causes[out->n_causes];
-		copy_name(c->kind, sizeof(c->kind), kind_names[s->kind]);
-		copy_name(c->name, sizeof(c->name), s->name);
-		c->pid = s->pid;
-		c->duration_ns = s->duration_ns;
-		timer_addr[out->n_causes] = s->kind == K_TIMER ? s->addr : 0;
-		out->n_causes++;
-	}
+	emit_causes(st, out, timer_addr);
 	return 0;
 }

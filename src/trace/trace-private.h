@@ -10,6 +10,15 @@
 
 #ifndef AL_TRACE_PRIVATE_ALLOWED
 #error "trace-private.h is for src/trace and its tests only"
+/*
+ * al_trace_explain's names (names.c): the timer causes as "0x<addr>" from
+ * timer_addr[] (al_trace_symbolize names them after the run); tasks
+ * charged without a comm, from /proc/PID/comm while they exist, else
+ * "pid-N".
+ */
+void al__trace_name_timers(struct al_spike *out, const uint64_t *timer_addr);
+void al__trace_name_tasks(struct al_spike *out);
+
 #endif
 
 #include <stddef.h>
@@ -84,5 +93,14 @@ const char *al__softirq_name(int vec, char *buf, size_t size);
  */
 int al__trace_analyze(const struct al_tev_ring *r, int64_t from_ns, int64_t to_ns, int tid,
 		      struct al_spike *out, uint64_t timer_addr[AL_SPIKE_CAUSES]);
+
+/*
+ * al_trace_explain's names (names.c): the timer causes as "0x<addr>" from
+ * timer_addr[] (al_trace_symbolize names them after the run); tasks
+ * charged without a comm, from /proc/PID/comm while they exist, else
+ * "pid-N".
+ */
+void al__trace_name_timers(struct al_spike *out, const uint64_t *timer_addr);
+void al__trace_name_tasks(struct al_spike *out);
 
 #endif

@@ -7,8 +7,8 @@
 #define AL_TRACE_PRIVATE_ALLOWED
 #include <ctype.h>
 #include <errno.h>
-#include <inttypes.h>
 #include <limits.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -23,10 +23,10 @@
 #include <kbuffer.h>
 #include <tracefs.h>
 
+#include "core/text.h"
 #include "trace-private.h"
 #include "trace.h"
 
-#define KALLSYMS_LINES_MAX (8 * 1024 * 1024)
 /* the per-CPU buffer of the CPUs we do not trace */
 #define OTHER_CPUS_KB 4
 
@@ -37,10 +37,13 @@ struct field {
 	bool present;
 };
 
+struct evdef;
+
 /* How to decode one event id. */
 struct decoder {
 	int id;
 	uint8_t type;
+	const struct evdef *def;
 	char vec_name[32];            /* AL_TEV_VEC_*: "local_timer" */
 	struct field common_pid;
 	struct field pid, prev_pid;   /* next_pid/prev_pid, pid, irq, vec */
@@ -64,45 +67,56 @@ struct al_trace {
 	uint8_t dec_of_id[65536];     /* common_type -> 1 + index in dec, 0: not ours */
 	struct al_tev_ring ring;
 	uint64_t events, lost_pages;
+	bool armed;                   /* the rich events are enabled too */
+	pid_t follow_tid;             /* al_trace_follow: its own wake-up unrecorded until armed */
 	bool mounted_here;
 	char mount_path[PATH_MAX];
 };
 
+/*
+ * rich: recorded only while armed (al_trace_arm). The base set is what a
+ * run pays for on every period: on the measured CPU's wake-up path only
+ * sched_waking and sched_switch fire; the rich set adds five more events
+ * there (the timer vector's entry/exit, hrtimer_expire entry/exit,
+ * sched_wakeup) and the preemptirq ones fire on every irqs-off section.
+ */
 struct evdef {
 	const char *sys, *name;
 	uint8_t type;
 	bool required;
+	bool rich;
 };
 
 static const struct evdef events[] = {
-	{ "sched", "sched_switch", AL_TEV_SWITCH, true },
-	{ "sched", "sched_waking", AL_TEV_WAKING, true },
-	{ "sched", "sched_wakeup", AL_TEV_WAKEUP, true },
-	{ "irq", "irq_handler_entry", AL_TEV_IRQ_ENTRY, true },
-	{ "irq", "irq_handler_exit", AL_TEV_IRQ_EXIT, true },
-	{ "irq", "softirq_entry", AL_TEV_SOFTIRQ_ENTRY, true },
-	{ "irq", "softirq_exit", AL_TEV_SOFTIRQ_EXIT, true },
-	{ "timer", "hrtimer_expire_entry", AL_TEV_TIMER_ENTRY, false },
-	{ "timer", "hrtimer_expire_exit", AL_TEV_TIMER_EXIT, false },
-	{ "preemptirq", "irq_disable", AL_TEV_IRQOFF, false },
-	{ "preemptirq", "irq_enable", AL_TEV_IRQON, false },
-	{ "preemptirq", "preempt_disable", AL_TEV_PREEMPTOFF, false },
-	{ "preemptirq", "preempt_enable", AL_TEV_PREEMPTON, false },
+	{ "sched", "sched_switch", AL_TEV_SWITCH, true, false },
+	{ "sched", "sched_waking", AL_TEV_WAKING, true, false },
+	{ "irq", "irq_handler_entry", AL_TEV_IRQ_ENTRY, true, false },
+	{ "irq", "irq_handler_exit", AL_TEV_IRQ_EXIT, true, false },
+	{ "irq", "softirq_entry", AL_TEV_SOFTIRQ_ENTRY, true, false },
+	{ "irq", "softirq_exit", AL_TEV_SOFTIRQ_EXIT, true, false },
+	/* armed only */
+	{ "sched", "sched_wakeup", AL_TEV_WAKEUP, false, true },
+	{ "timer", "hrtimer_expire_entry", AL_TEV_TIMER_ENTRY, false, true },
+	{ "timer", "hrtimer_expire_exit", AL_TEV_TIMER_EXIT, false, true },
+	{ "preemptirq", "irq_disable", AL_TEV_IRQOFF, false, true },
+	{ "preemptirq", "irq_enable", AL_TEV_IRQON, false, true },
+	{ "preemptirq", "preempt_disable", AL_TEV_PREEMPTOFF, false, true },
+	{ "preemptirq", "preempt_enable", AL_TEV_PREEMPTON, false, true },
 	/* x86: interrupts that bypass irq_handler_entry */
-	{ "irq_vectors", "local_timer_entry", AL_TEV_VEC_ENTRY, false },
-	{ "irq_vectors", "local_timer_exit", AL_TEV_VEC_EXIT, false },
-	{ "irq_vectors", "reschedule_entry", AL_TEV_VEC_ENTRY, false },
-	{ "irq_vectors", "reschedule_exit", AL_TEV_VEC_EXIT, false },
-	{ "irq_vectors", "call_function_entry", AL_TEV_VEC_ENTRY, false },
-	{ "irq_vectors", "call_function_exit", AL_TEV_VEC_EXIT, false },
-	{ "irq_vectors", "call_function_single_entry", AL_TEV_VEC_ENTRY, false },
-	{ "irq_vectors", "call_function_single_exit", AL_TEV_VEC_EXIT, false },
-	{ "irq_vectors", "irq_work_entry", AL_TEV_VEC_ENTRY, false },
-	{ "irq_vectors", "irq_work_exit", AL_TEV_VEC_EXIT, false },
-	{ "irq_vectors", "x86_platform_ipi_entry", AL_TEV_VEC_ENTRY, false },
-	{ "irq_vectors", "x86_platform_ipi_exit", AL_TEV_VEC_EXIT, false },
-	{ "irq_vectors", "thermal_apic_entry", AL_TEV_VEC_ENTRY, false },
-	{ "irq_vectors", "thermal_apic_exit", AL_TEV_VEC_EXIT, false },
+	{ "irq_vectors", "local_timer_entry", AL_TEV_VEC_ENTRY, false, true },
+	{ "irq_vectors", "local_timer_exit", AL_TEV_VEC_EXIT, false, true },
+	{ "irq_vectors", "reschedule_entry", AL_TEV_VEC_ENTRY, false, true },
+	{ "irq_vectors", "reschedule_exit", AL_TEV_VEC_EXIT, false, true },
+	{ "irq_vectors", "call_function_entry", AL_TEV_VEC_ENTRY, false, true },
+	{ "irq_vectors", "call_function_exit", AL_TEV_VEC_EXIT, false, true },
+	{ "irq_vectors", "call_function_single_entry", AL_TEV_VEC_ENTRY, false, true },
+	{ "irq_vectors", "call_function_single_exit", AL_TEV_VEC_EXIT, false, true },
+	{ "irq_vectors", "irq_work_entry", AL_TEV_VEC_ENTRY, false, true },
+	{ "irq_vectors", "irq_work_exit", AL_TEV_VEC_EXIT, false, true },
+	{ "irq_vectors", "x86_platform_ipi_entry", AL_TEV_VEC_ENTRY, false, true },
+	{ "irq_vectors", "x86_platform_ipi_exit", AL_TEV_VEC_EXIT, false, true },
+	{ "irq_vectors", "thermal_apic_entry", AL_TEV_VEC_ENTRY, false, true },
+	{ "irq_vectors", "thermal_apic_exit", AL_TEV_VEC_EXIT, false, true },
 };
 
 #define N_EVENTS (sizeof(events) / sizeof(events[0]))
@@ -113,21 +127,8 @@ static const char *const systems[] = { "sched", "irq", "timer", "preemptirq", "i
 /* Instances created by this process so far (names "<pid>", "<pid>-1", ...). */
 static atomic_uint instance_seq;
 
-static int
-fail(char *err, size_t size, int rc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static int
-fail(char *err, size_t size, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && size) {
-		va_start(ap, fmt);
-		vsnprintf(err, size, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
+/* one line in err, returning rc */
+#define fail al_text_err
 
 const char *
 al_trace_name(const struct al_trace *t)
@@ -307,6 +308,7 @@ setup_decoder(struct al_trace *t, const struct evdef *d, struct tep_event *ev)
 
 	memset(dc, 0, sizeof(*dc));
 	dc->id = ev->id;
+	dc->def = d;
 	if (ev->id >= 0 && ev->id < 65536)
 		t->dec_of_id[ev->id] = (uint8_t)t->n_dec;
 	dc->type = d->type;
@@ -366,7 +368,9 @@ enable_events(struct al_trace *t, char *err, size_t err_size)
 		return fail(err, err_size, -ENOMEM, "out of memory");
 	for (i = 0; i < N_EVENTS; i++) {
 		ev = tep_find_event_by_name(t->tep, events[i].sys, events[i].name);
-		if (!ev || tracefs_event_enable(t->inst, events[i].sys, events[i].name) < 0) {
+		/* the rich ones are only decoded here; al_trace_arm() enables them */
+		if (!ev || (!events[i].rich &&
+			    tracefs_event_enable(t->inst, events[i].sys, events[i].name) < 0)) {
 			if (events[i].required)
 				return fail(err, err_size, -ENOTSUP,
 					    "%s: the kernel has no event %s:%s", t->name,
@@ -376,6 +380,89 @@ enable_events(struct al_trace *t, char *err, size_t err_size)
 		setup_decoder(t, &events[i], ev);
 	}
 	return 0;
+}
+
+/* An event that opens a context or section (its end is another event). */
+static bool
+opens(uint8_t type)
+{
+	return type == AL_TEV_TIMER_ENTRY || type == AL_TEV_VEC_ENTRY || type == AL_TEV_IRQOFF ||
+	       type == AL_TEV_PREEMPTOFF;
+}
+
+/*
+ * The followed thread's own wake-up, left out by filters in the kernel
+ * (on, not armed) or recorded (off): its sched_waking, and the switch to it
+ * from idle. Other tasks' wakings and switches, and the thread's switches
+ * out and from other tasks, stay recorded.
+ */
+static int
+filter_own_wakeup(struct al_trace *t, bool on)
+{
+	char waking[64], sw[96];
+	int rc = 0;
+
+	if (!t->follow_tid)
+		return 0;
+	snprintf(waking, sizeof(waking), "pid != %d", (int)t->follow_tid);
+	snprintf(sw, sizeof(sw), "next_pid != %d || prev_pid != 0", (int)t->follow_tid);
+	if (tracefs_instance_file_write(t->inst, "events/sched/sched_waking/filter",
+					on ? waking : "0") < 0)
+		rc = errno ? -errno : -EIO;
+	if (tracefs_instance_file_write(t->inst, "events/sched/sched_switch/filter",
+					on ? sw : "0") < 0 && !rc)
+		rc = errno ? -errno : -EIO;
+	return rc;
+}
+
+int
+al_trace_follow(struct al_trace *t, pid_t tid)
+{
+	if (!t || !t->inst || tid <= 0)
+		return -EINVAL;
+	if (t->follow_tid && !t->armed)
+		filter_own_wakeup(t, false);
+	t->follow_tid = tid;
+	return t->armed ? 0 : filter_own_wakeup(t, true);
+}
+
+int
+al_trace_arm(struct al_trace *t, bool rich)
+{
+	int pass, i, rc = 0, frc = 0;
+
+	if (!t || !t->inst)
+		return -EINVAL;
+	if (t->armed == rich)
+		return 0;
+	if (rich)
+		frc = filter_own_wakeup(t, false);
+	/*
+	 * Arming enables the ends before the starts, disarming disables the
+	 * starts before the ends: no context is recorded as entered and never
+	 * left (the analysis would charge the rest of the window to it).
+	 */
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < t->n_dec; i++) {
+			const struct evdef *d = t->dec[i].def;
+
+			if (!d->rich || opens(d->type) != (rich ? pass == 1 : pass == 0))
+				continue;
+			if ((rich ? tracefs_event_enable(t->inst, d->sys, d->name)
+				  : tracefs_event_disable(t->inst, d->sys, d->name)) < 0 &&
+			    !rc)
+				rc = errno ? -errno : -EIO;
+		}
+	t->armed = rich;
+	if (!rich)
+		frc = filter_own_wakeup(t, true);
+	return rc ? rc : frc;
+}
+
+bool
+al_trace_armed(const struct al_trace *t)
+{
+	return t && t->armed;
 }
 
 int
@@ -418,6 +505,13 @@ al_trace_open(struct al_trace **out, int cpu, size_t buffer_kb, char *err, size_
 		rc = write_file(t, "options/overwrite", "1", err, err_size);
 	if (rc)
 		goto fail;
+	/*
+	 * The comms come from the events' own fields: the kernel need not save
+	 * the comm of every task switched on the CPU after an event of ours
+	 * (record-cmd, a probe on every sched_switch and sched_wakeup). Kernels
+	 * without the option in instances keep it; nothing else changes.
+	 */
+	tracefs_instance_file_write(t->inst, "trace_options", "norecord-cmd");
 	if (tracefs_instance_set_buffer_size(t->inst, OTHER_CPUS_KB, -1) < 0 ||
 	    tracefs_instance_set_buffer_size(t->inst, buffer_kb, cpu) < 0) {
 		rc = fail(err, err_size, errno ? -errno : -EIO,
@@ -618,88 +712,23 @@ drain(struct al_trace *t, int64_t until_ns)
 	return 0;
 }
 
-/* Timer callbacks are named by address here; al_trace_symbolize() names them later. */
-static void
-name_timers(struct al_spike *out, const uint64_t *addr)
+/*
+ * Reading the buffer out and replaying it takes milliseconds: not on the
+ * traced CPU, where the measured thread runs. Moves the calling thread off
+ * cpu when it may run elsewhere too (*saved: its mask, to restore); false
+ * when it was not moved.
+ */
+static bool
+leave_cpu(int cpu, cpu_set_t *saved)
 {
-	int i;
+	cpu_set_t off;
 
-	for (i = 0; i < out->n_causes; i++)
-		if (addr[i])
-			snprintf(out->causes[i].name, sizeof(out->causes[i].name), "%#" PRIx64,
-				 addr[i]);
-}
-
-/* "0x..." as written by name_timers(); 0 for anything else. */
-static uint64_t
-timer_addr(const struct al_cause *c)
-{
-	unsigned long long a;
-	char *end;
-
-	if (strcmp(c->kind, "timer") || strncmp(c->name, "0x", 2))
-		return 0;
-	errno = 0;
-	a = strtoull(c->name + 2, &end, 16);
-	return errno || *end ? 0 : (uint64_t)a;
-}
-
-int
-al_trace_symbolize(struct al_spike *spikes, int n)
-{
-	char line[512], sym[256], type;
-	unsigned long long a;
-	int i, k, left = 0, lines = 0;
-	FILE *f;
-
-	for (i = 0; i < n; i++)
-		for (k = 0; k < spikes[i].n_causes; k++)
-			left += timer_addr(&spikes[i].causes[k]) != 0;
-	if (!left)
-		return 0;
-	f = fopen("/proc/kallsyms", "re");
-	if (!f)
-		return -errno;
-	while (left && lines++ < KALLSYMS_LINES_MAX && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %c %255s", &a, &type, sym) != 3 || !a)
-			continue;
-		for (i = 0; i < n; i++)
-			for (k = 0; k < spikes[i].n_causes; k++) {
-				struct al_cause *c = &spikes[i].causes[k];
-
-				if (timer_addr(c) != a)
-					continue;
-				snprintf(c->name, sizeof(c->name), "%.31s", sym);
-				left--;
-			}
-	}
-	fclose(f);
-	return 0;
-}
-
-/* Tasks seen without a comm: ask /proc while they still exist. */
-static void
-name_tasks(struct al_spike *out)
-{
-	char path[64];
-	FILE *f;
-	int i;
-
-	for (i = 0; i < out->n_causes; i++) {
-		struct al_cause *c = &out->causes[i];
-
-		if (c->name[0] || c->pid < 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/comm", c->pid);
-		f = fopen(path, "re");
-		if (f) {
-			if (fgets(c->name, sizeof(c->name), f))
-				c->name[strcspn(c->name, "\n")] = '\0';
-			fclose(f);
-		}
-		if (!c->name[0])
-			snprintf(c->name, sizeof(c->name), "pid-%d", c->pid);
-	}
+	if (sched_getaffinity(0, sizeof(*saved), saved) || !CPU_ISSET(cpu, saved) ||
+	    CPU_COUNT(saved) < 2)
+		return false;
+	off = *saved;
+	CPU_CLR(cpu, &off);
+	return sched_setaffinity(0, sizeof(off), &off) == 0;
 }
 
 int
@@ -709,15 +738,20 @@ al_trace_explain(struct al_trace *t, int64_t from_ns, int64_t to_ns, pid_t tid,
 	uint64_t addr[AL_SPIKE_CAUSES];
 	int rc;
 
+	cpu_set_t saved;
+	bool moved;
+
 	if (!t || !out || to_ns < from_ns)
 		return -EINVAL;
+	moved = leave_cpu(t->cpu, &saved);
 	rc = drain(t, to_ns);
-	if (rc)
-		return rc;
-	rc = al__trace_analyze(&t->ring, from_ns, to_ns, (int)tid, out, addr);
-	if (rc)
-		return rc;
-	name_timers(out, addr);
-	name_tasks(out);
-	return 0;
+	if (!rc)
+		rc = al__trace_analyze(&t->ring, from_ns, to_ns, (int)tid, out, addr);
+	if (!rc) {
+		al__trace_name_timers(out, addr);
+		al__trace_name_tasks(out);
+	}
+	if (moved)
+		sched_setaffinity(0, sizeof(saved), &saved);
+	return rc;
 }

@@ -7,6 +7,10 @@
  *
  *	al_trace_open(&t, cpu, 0, err, sizeof(err))  before the audio thread starts
  *	... the audio thread runs, pinned to cpu ...
+ *	al_trace_follow(t, tid) the measured thread: its own wake-up is filtered out
+ *	al_trace_arm(t, true)  when a spike is suspected: record the rich set too
+ *	                       (and the thread's wake-up)
+ *	al_trace_arm(t, false) when none was for a while: the base set only
  *	al_trace_explain(t, boundary_ns, wake_ns, tid, &spike)  per late period,
  *	                                                        from another thread
  *	al_trace_close(t)                             on every exit path
@@ -18,6 +22,7 @@
 #ifndef AL_TRACE_TRACE_H
 #define AL_TRACE_TRACE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -27,7 +32,7 @@
 struct al_trace;
 
 /* The per-CPU ring buffer of the traced CPU when buffer_kb is 0. */
-#define AL_TRACE_BUFFER_KB_DEFAULT 2048
+#define AL_TRACE_BUFFER_KB_DEFAULT 1024
 #define AL_TRACE_BUFFER_KB_MIN 64
 #define AL_TRACE_BUFFER_KB_MAX (256 * 1024)
 /* Instances are named AL_TRACE_PREFIX "<pid>" (a second one "<pid>-<n>"). */
@@ -38,12 +43,13 @@ struct al_trace;
  * buffer), trace_clock "mono", a fixed per-CPU buffer of buffer_kb on cpu
  * (0: AL_TRACE_BUFFER_KB_DEFAULT; the other CPUs get the minimum), tracing
  * limited to cpu (tracing_cpumask), in overwrite mode (the newest events
- * are kept), with the events sched_switch, sched_waking, sched_wakeup,
- * irq_handler_entry/exit, softirq_entry/exit and, where the kernel has
- * them, hrtimer_expire_entry/exit, the x86 IRQ vector entry/exit events
- * and preemptirq irq_disable/enable and preempt_disable/enable. Mounts
- * tracefs when it is not mounted (and unmounts it at close). Removes the
- * instances that processes now dead left behind (killed with SIGKILL).
+ * are kept), recording the base set of events: sched_switch,
+ * sched_waking, irq_handler_entry/exit and softirq_entry/exit (of these
+ * only sched_waking and sched_switch fire on every wake-up of a periodic
+ * thread). The rich set (al_trace_arm) is decoded from the start but not
+ * recorded. Mounts tracefs when it is not mounted (and unmounts it at
+ * close). Removes the instances that processes now dead left behind
+ * (killed with SIGKILL).
  *
  * Returns 0 and *out, or -errno with one line in err (*out NULL):
  * -EPERM not root (tracefs not writable); -ENOENT no tracefs;
@@ -51,6 +57,34 @@ struct al_trace;
  * -EINVAL bad cpu or buffer_kb; -ENOMEM; other errors of tracefs.
  */
 int al_trace_open(struct al_trace **out, int cpu, size_t buffer_kb, char *err, size_t err_size);
+
+/*
+ * Off the real-time path (tracefs writes; each flips a static key, which
+ * IPIs every CPU once): also record (rich true) or stop recording the rich
+ * set of events, where the kernel has them: sched_wakeup,
+ * hrtimer_expire_entry/exit, the x86 IRQ vector entry/exit events
+ * (local_timer, reschedule, call_function, irq_work, ...) and preemptirq
+ * irq_disable/enable, preempt_disable/enable. Windows recorded unarmed
+ * lack them: a timer callback's or a vector interrupt's time is charged
+ * to what it interrupted, irqs-off and preempt-off sections are not seen.
+ * Returns 0 or the first -errno (the events that could be switched are).
+ */
+int al_trace_arm(struct al_trace *t, bool rich);
+bool al_trace_armed(const struct al_trace *t);
+
+/*
+ * Off the real-time path: while not armed, leave the wake-up of thread tid
+ * (the measured one) out of the recording with filters in the kernel: its
+ * sched_waking, and the sched_switch to it from idle. Those are the events
+ * a periodic thread pays for on every wake-up (the first write into the
+ * ring buffer after an idle period costs about 1 us here, whichever event
+ * it is). Unarmed explanations then lack woken_ns, switched_in_ns when the
+ * thread came from idle, and charge the thread's own running past a
+ * boundary after it came from idle to idle instead of self; causes of other
+ * tasks, IRQs and softirqs are unchanged. Arming removes the filters,
+ * disarming puts them back. Returns 0 or -errno.
+ */
+int al_trace_follow(struct al_trace *t, pid_t tid);
 
 /*
  * Off the real-time path: read the traced CPU's events out of the kernel
@@ -69,7 +103,8 @@ int al_trace_open(struct al_trace **out, int cpu, size_t buffer_kb, char *err, s
  *     AL_SPIKE_CAUSES; irqoff/preemptoff sections overlap the others,
  *   truncated: events were lost in or before the window.
  * Bounded: reads at most about twice the buffer per call, then works on
- * the fixed-size history; no allocation.
+ * the fixed-size history; no allocation. The calling thread runs off the
+ * traced CPU meanwhile (when its affinity allows another CPU; restored).
  * Returns 0; -ENODATA when nothing was recorded for the window (too old,
  * or not yet read: call it after to_ns); -EINVAL; -EIO on a read error.
  */

@@ -7,7 +7,8 @@
 # No server or device is started here: the faults are the absent ones.
 . "$(dirname "$0")/../lib.sh"
 A=$AUDIOLAT
-SHAPE='^audiolat [a-z]+: [a-z]+( [a-z]+)?: .+ \('
+# WHAT: a backend, a MIDI subcommand, or the results database's URL
+SHAPE='^audiolat [a-z]+: ([a-z]+( [a-z]+)?|postgresql://[^ ]+): .+ \('
 
 # fault NAME CODE KIND CMD...: CMD exits CODE with one line of SHAPE ending in "(KIND)"
 fault() {
@@ -22,17 +23,59 @@ fault() {
 export JACK_DEFAULT_SERVER=audiolat-no-such-server-$$
 for c in "run -b alsa -D hw:77,0 -d 1s --no-db" "run -b alsa -D audiolat-no-such-pcm -d 1s --no-db" \
 	"sweep -b alsa -D audiolat-no-such-pcm -d 1s -P 64 --no-db" \
+	"sweep -b alsa:audiolat-no-such-pcm -d 1s --no-db" \
+	"monitor -b alsa -D audiolat-no-such-pcm -d 1s --no-db" \
 	"roundtrip -b alsa -D audiolat-no-such-pcm -d 2s" \
-	"midi record --api rawmidi --port hw:77,0 -d 1s --no-db"; do
+	"midi record --api rawmidi --port hw:77,0 -d 1s --no-db" \
+	"midi loop --api rawmidi --out hw:77,0 --in hw:77,0 -n 1 --no-db" \
+	"midi send --api rawmidi --port hw:77,0 -d 1s"; do
 	# shellcheck disable=SC2086
 	fault "no such device" 4 "no such device or server" "$A" $c
 done
 # no such server
-for c in "run -b jack -d 1s --no-db" "roundtrip -b jack -d 2s" \
-	"midi record --api jack -d 1s --no-db"; do
+for c in "run -b jack -d 1s --no-db" "sweep -b jack -d 1s --no-db" "monitor -b jack -d 1s --no-db" \
+	"roundtrip -b jack -d 2s" \
+	"midi record --api jack -d 1s --no-db" "midi loop --api jack -n 1 --no-db" \
+	"midi send --api jack -d 1s" "midi thru -d 1s"; do
 	# shellcheck disable=SC2086
 	fault "no such server" 4 "no such device or server" "$A" $c
 done
+# no PipeWire server (the one PIPEWIRE_REMOTE names is not there)
+export PIPEWIRE_REMOTE=audiolat-no-such-pipewire-$$
+if "$A" --version | grep -Eq '^backends:.* pipewire( |$)'; then
+	for c in "run -b pipewire -d 1s --no-db" "sweep -b pipewire -d 1s --no-db" \
+		"monitor -b pipewire -d 1s --no-db" "roundtrip -b pipewire -d 2s"; do
+		# shellcheck disable=SC2086
+		fault "no PipeWire server" 4 "no such device or server" "$A" $c
+	done
+else
+	t_skip "no PipeWire server: run, sweep, monitor, roundtrip" "built without libpipewire"
+fi
+# no such database server: every subcommand that reads or writes one names it
+DB=postgresql://audiolat@127.0.0.1:1/audiolat # nothing listens on port 1
+echo '{}' >"$T_TMP/x.json"
+if "$A" --version | grep -q '^  libpq '; then
+	for c in "history --db $DB" "show --db $DB 1" "export --db $DB 1" \
+		"import --db $DB $T_TMP/x.json" "push --to $DB" "report --db $DB 1 -o $T_TMP/r.html" \
+		"compare --db $DB 1 2"; do
+		# shellcheck disable=SC2086
+		fault "no database server" 4 "no such device or server" "$A" $c
+	done
+else
+	t_skip "no database server: history, show, export, import, push, report, compare" \
+		"built without libpq"
+fi
+# a database server out of reach to save to: run and sweep measure, warn, exit 4 alike
+if "$A" --version | grep -q '^  libpq '; then
+	for c in "run -d 200ms -q --db $DB" "sweep -d 200ms -P 64 -q --db $DB"; do
+		# shellcheck disable=SC2086
+		t_exit 4 "saving to no database server: $c exits 4" "$A" $c
+		t_grep "$ERR" "^audiolat: warning: results database postgresql://[^ ]+: .*: the result was not saved\$" \
+			"... one warning naming the database"
+	done
+else
+	t_skip "saving to no database server: run, sweep" "built without libpq"
+fi
 # run and midi name the device list of the backend after the line
 t_exit 4 "run: a missing device lists what there is" "$A" run -b alsa -D hw:77,0 -d 1s --no-db
 t_grep "$ERR" '^devices of the alsa backend \(audiolat devices\):$' "... the alsa devices"

@@ -23,6 +23,8 @@ bad() { # bad OPTION-NAME ARGS...
 }
 bad "--window" --window 10ms
 bad "--checkpoint" --checkpoint soon
+bad "--checkpoint" --checkpoint -1
+bad "--action-interval" --action-interval 5parsecs
 bad "--on-threshold" --on-threshold nosuch
 bad "--on-threshold" --on-threshold signal:NOSUCH
 bad "--threshold" --threshold 5ms
@@ -30,10 +32,20 @@ bad "--on-threshold trace" --on-threshold trace
 bad "--listen" --listen localhost:x
 bad "--metrics-file" --metrics-file
 bad "-P/--period" -P 0
+# run's letters in one long cluster each come alone to run's options: room for all of them
+bad "-P/--period" "-$(printf 'v%.0s' $(seq 80))" -P 0
 # a PostgreSQL store cannot take a checkpoint's replaced row: refused before measuring
 t_exit 2 "monitor --db postgresql://... exits 2" "$A" monitor -q -d 1s --db 'postgresql://u:s3cret@db.example/al'
 t_grep "$ERR" '^audiolat monitor: --db: a monitor saves to a local database' "it says why, and push"
 t_nogrep "$ERR" 's3cret' "the password is not printed"
+# a list whose fallback is a server: saved to the file, and the password stored nowhere
+PW="$T_TMP/pw.db"
+t_exit 0 "monitor --db 'PATH;postgresql://...' measures" "$A" monitor -q -d 1s --window 1s \
+	--db "$PW;postgresql://u:s3cret@db.example/al" --json "$T_TMP/pw.json"
+t_json "its command line keeps the URL, without the password" \
+	'.cmdline | contains("postgresql://u@db.example/al")' "$T_TMP/pw.json"
+t_nogrep "$T_TMP/pw.json" 's3cret' "the password is not in the document"
+t_true "nor in the database (its one row)" test "$(sqlite3 "$PW" "select count(*), sum(document like '%s3cret%') from results")" = '1|0'
 
 # --- two stalls of known length in 1 s windows --------------------------------
 J="$T_TMP/stall.json"

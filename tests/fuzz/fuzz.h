@@ -74,4 +74,51 @@ fuzz_split_args(const char *argv0, char *s, size_t size, char **argv, int max)
 	return argc;
 }
 
+/*
+ * fuzz_split_args() into argv (NULL-terminated) and its copy given: the
+ * order as given (getopt_long permutes argv). Returns argc.
+ */
+static inline int
+fuzz_args(const char *argv0, char *s, size_t size, char **argv, char **given, int max)
+{
+	int argc = fuzz_split_args(argv0, s, size, argv, max);
+
+	argv[argc] = NULL;
+	memcpy(given, argv, ((size_t)argc + 1) * sizeof(*argv));
+	return argc;
+}
+
+/*
+ * What a subcommand that takes run's options (sweep, monitor) hands run's
+ * parser: run_argv[0] "run", NULL-terminated, at most one argument per
+ * byte given (a cluster gives one per letter and its value), each an
+ * argument as given (or a value inside one, "-qd5s") in order, or a
+ * cluster's letter alone ("-v").
+ */
+static inline void
+fuzz_check_run_argv(char *const *run_argv, int run_argc, char *const *given, int argc)
+{
+	int i, j, last, room;
+
+	for (i = 1, room = 1; i < argc; i++)
+		room += (int)strlen(given[i]);
+	FUZZ_CHECK(run_argc >= 1 && run_argc <= room && !strcmp(run_argv[0], "run") &&
+			   !run_argv[run_argc],
+		   "run_argc %d", run_argc);
+	for (j = 1, last = 1; j < run_argc; j++) {
+		const char *a = run_argv[j];
+		int k = -1;
+
+		for (i = 1; i < argc && k < 0; i++)
+			if (a >= given[i] && a <= given[i] + strlen(given[i]))
+				k = i;
+		if (k < 0) {
+			FUZZ_CHECK(a[0] == '-' && a[1] && !a[2], "'%s' was not given", a);
+			continue;
+		}
+		FUZZ_CHECK(k >= last, "%s", "run's arguments are not in order");
+		last = k;
+	}
+}
+
 #endif

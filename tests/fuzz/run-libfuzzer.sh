@@ -112,6 +112,10 @@ for name in $targets; do
         trace-analyze)
             extra=$src/src/trace/analyze.c
             ;;
+        jack-clients)
+            # src/trace/clients.c is included by the target itself
+            extra="$src/src/trace/analyze.c $src/src/trace/clients-tracefs.c $(pkg-config --cflags --libs libtracefs libtraceevent)"
+            ;;
         store-doc)
             extra="$src/src/store/store-doc.c $src/src/store/store.c $src/src/store/store-nopg.c -ljansson -lsqlite3"
             ;;
@@ -123,7 +127,14 @@ for name in $targets; do
             extra=$src/src/report/prom-http.c
             ;;
         sweep-args)
-            extra=$src/src/cli/sweep-opts.c
+            extra="$src/src/cli/sweep-opts.c $src/src/cli/run-opts.c $src/src/cli/common-opts.c"
+            ;;
+        monitor-args)
+            extra="$src/src/cli/monitor-opts.c $src/src/cli/run-opts.c $src/src/cli/common-opts.c $src/src/run/action.c"
+            ;;
+        roundtrip-args)
+            # the glob expands where $extra is used
+            extra="$src/src/cli/roundtrip-opts.c $src/src/cli/common-opts.c $src/src/run/roundtrip.c $src/src/roundtrip/*.c"
             ;;
         load-spec)
             if ! grep -q 'al_load_spec_parse' "$src/src/load/load.h" 2>/dev/null; then

@@ -185,11 +185,12 @@ check_aloop_crosscheck() {
 	printf '\001\002\003\004\005\006\007\010\011\012\013\014\015\016\017\020' >"$W/p"
 	while [ $i -lt 11 ]; do cat "$W/p" "$W/p" >"$W/q" && mv "$W/q" "$W/p"; i=$((i + 1)); done
 	played=2048 # 16 << 11 bytes: 32768 bytes, 8192 frames, 2048 patterns
-	arecord -q -D hw:Loopback,1,0 -t raw -f S16_LE -c 2 -r 48000 -d 10 "$W/c" 2>"$W/err" &
+	# (a half-second buffer each: a guest descheduled for a while loses nothing)
+	arecord -q -D hw:Loopback,1,0 -t raw -f S16_LE -c 2 -r 48000 -B 500000 -d 10 "$W/c" 2>"$W/err" &
 	rpid=$!
 	wait_pcm_running "$(card_index Loopback)" c 0
 	before=$(wc -c <"$W/c")
-	aplay -q -D hw:Loopback,0,0 -t raw -f S16_LE -c 2 -r 48000 "$W/p" 2>>"$W/err"
+	aplay -q -D hw:Loopback,0,0 -t raw -f S16_LE -c 2 -r 48000 -B 500000 "$W/p" 2>>"$W/err"
 	expect_rc $? "aplay" 0
 	# what was played has been recorded: as many bytes more as aplay played
 	_i=0

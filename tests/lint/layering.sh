@@ -5,7 +5,7 @@
 #   doc                                    -> core
 #   backend load midi trace check          -> core (midi may use load)
 #   report store                           -> core doc
-#   run                                    -> backend load trace roundtrip core
+#   run                                    -> backend load trace check roundtrip core
 #   cli                                    -> anything
 . "$(dirname "$0")/../lib.sh"
 src="$TESTS_DIR/../src"
@@ -17,7 +17,7 @@ allowed() { # area -> the areas it may include
 	midi) echo "core load" ;;
 	backend | load | trace | check | roundtrip) echo "core" ;;
 	report | store) echo "core doc" ;;
-	run) echo "core backend load trace roundtrip" ;;
+	run) echo "core backend load trace check roundtrip" ;;
 	cli) echo "core doc backend load midi trace check report store run roundtrip cli" ;;
 	*) echo "?" ;;
 	esac

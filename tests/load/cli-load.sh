@@ -25,6 +25,7 @@ bad() {
 	shift 2
 	t_exit 2 "$desc exits 2" "$A" load "$@"
 	t_grep "$ERR" "^audiolat load: .*$want" "$desc: the message says '$want'"
+	t_grep "$ERR" "^Try 'audiolat load --help'\.\$" "$desc: ... then the hint, as every usage error"
 }
 
 # --- help and usage errors -----------------------------------------------

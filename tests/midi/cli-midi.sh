@@ -72,6 +72,16 @@ t_json "the file described" '.source.format == 0 and .source.tracks == 1 and .so
 t_json "the interval was given, not auto" '.interval_auto == false and .config.interval_ns == 100000000' "$J"
 t_json "the timeline: one 1 s window with the 5 deltas, 95..105 ms" \
 	'.timeline.window_ns == 1000000000 and .timeline.rows == [[0, 5, 95000000, 105000000]]' "$J"
+# every document gets a UUID at creation (the database and push know it by it)
+UUID_RE='^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$'
+t_json "a random (version 4) UUID" --arg re "$UUID_RE" '.uuid | test($re)' "$J"
+"$AUDIOLAT" midi analyze "$F/jitter-10hz" --json "$T_TMP/again.json" -q >/dev/null 2>&1
+t_json "the same file analyzed again: another UUID" --slurpfile a "$J" \
+	--arg re "$UUID_RE" '(.uuid | test($re)) and .uuid != $a[0].uuid' "$T_TMP/again.json"
+t_exit 0 "import the analysis into a database" "$AUDIOLAT" import --db "$T_TMP/uuid.db" "$J"
+t_exit 0 "history --json of that database" "$AUDIOLAT" history --db "$T_TMP/uuid.db" --json -
+t_json "the database knows the result by the document's UUID" --slurpfile a "$J" \
+	'[.results[].uuid] == [$a[0].uuid]' "$OUT"
 
 t_exit 0 "analyze --json - (stdout only JSON)" "$AUDIOLAT" midi analyze "$F/tempo-changes" --json -
 t_json "stdout parses as JSON" '.schema == "audiolat.midi/1"' "$OUT"
@@ -79,6 +89,11 @@ t_json "tempo changes: auto interval = the median delta" \
 	'.interval_auto and .interval_ns == 500000000 and .delta_min_ns == 250000000 and .delta_max_ns == 2125000000' "$OUT"
 t_json "tempo changes: the coarsest tick" '.tick_ns == 10416667 and .source.tick_ns_min == 651042' "$OUT"
 
+# a file name that is not UTF-8 still names the file in the JSON (the odd byte as '?')
+cp "$F/jitter-10hz" "$T_TMP/odd$(printf '\377').mid"
+t_exit 0 "analyze a file whose name is not UTF-8" "$AUDIOLAT" midi analyze "$T_TMP/odd$(printf '\377').mid" --json "$J" -q
+t_json "... the file named in config and source, made valid UTF-8" \
+	'(.config.file | endswith("/odd?.mid")) and (.source.file | endswith("/odd?.mid")) and .events == 6' "$J"
 t_exit 0 "format 1 with a tempo track" "$AUDIOLAT" midi analyze "$F/format1-tempo-track" --json "$J" -q
 t_json "format 1: 4 note-ons, deltas 500, 500, 1000 ms" \
 	'.events == 4 and .delta_min_ns == 500000000 and .delta_max_ns == 1000000000 and .source.tempo_events == 2' "$J"

@@ -46,6 +46,8 @@ t_result $? "record exits 0"
 cp "$T_TMP/rec.err" "$ERR"
 t_json "schema audiolat.midi/1, kind record, api jack" \
 	'.schema == "audiolat.midi/1" and .kind == "record" and .config.backend == "jack"' "$R"
+UUID_RE='^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$'
+t_json "record's document: a random (version 4) UUID" --arg re "$UUID_RE" '.uuid | test($re)' "$R"
 t_json "about 10 events a second: 20..40 note-ons in 3 s" '.events >= 20 and .events <= 40' "$R"
 t_json "a note-off for every note-on received too (2 messages each)" \
 	'.source.received >= 2 * .events - 2 and .source.received <= 2 * .events + 2' "$R"
@@ -89,9 +91,12 @@ t_exit 0 "loop 200 probes through the thru client: exit 0" \
 	--json "$L" --no-db
 t_grep "$OUT" "^summary: api=jack sent=[0-9]+ echoed=200 lost=0 latency_min_ns=" "loop's summary line"
 t_json "schema audiolat.midi-loop/1" '.schema == "audiolat.midi-loop/1" and .kind == "loop"' "$L"
+t_json "loop's document: a random (version 4) UUID" --arg re "$UUID_RE" '.uuid | test($re)' "$L"
 t_json "200 echoed, 0 lost, none unexpected" '.echoed == 200 and .lost == 0 and .unexpected == 0' "$L"
-t_json "latencies reported: 0 < min <= mean <= p99 <= max" \
-	'.latency_min_ns > 0 and .latency_min_ns <= .latency_mean_ns and .latency_mean_ns <= .latency_p99_ns and .latency_p99_ns <= .latency_max_ns' "$L"
+# (a few outliers under load may pull the mean above p99: both inside min..max)
+t_json "latencies reported: 0 < min <= mean <= max, min <= p99 <= max" \
+	'.latency_min_ns > 0 and .latency_min_ns <= .latency_mean_ns and .latency_mean_ns <= .latency_max_ns and
+	 .latency_min_ns <= .latency_p99_ns and .latency_p99_ns <= .latency_max_ns' "$L"
 t_json "at least a period in frames (JACK MIDI crosses a cycle)" '.latency_frames_min >= 256' "$L"
 t_json "peak-to-peak jitter = max - min; mean absolute jitter present" \
 	'.jitter_peak_ns == .latency_max_ns - .latency_min_ns and (.jitter_mean_abs_ns | type == "number")' "$L"

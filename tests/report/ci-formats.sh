@@ -57,6 +57,22 @@ t_true "valid" kcidb_valid "$OUT"
 t_json "20 tests, origin lab_7, the second run's max DONE (no threshold)" \
 	'(.tests | length) == 20 and all(.tests[]; .origin == "lab_7") and ([.tests[] | select(.path == "audiolat.run.wake_latency.max")][1].status == "DONE")' "$OUT"
 t_exit 2 "an origin KCIDB refuses is a usage error" "$A" export --format kcidb "$T_TMP/a.json" --origin 'Lab 7'
+# --build-id: the tests join the CI system's build instead of a made-up one
+t_json "without --build-id: build_id ORIGIN:KERNEL_RELEASE" --slurpfile d "$T_TMP/a.json" \
+	'all(.tests[]; .build_id == "audiolat:" + $d[0].system.kernel_release)' "$T_TMP/a.kcidb"
+t_exit 0 "export --format kcidb --build-id of two saved runs" "$A" export --db "$DB" --format kcidb 1 2 \
+	--origin lab_7 --build-id 'kernelci:build-6c0b2a4f/x86_64'
+t_true "valid against the KCIDB v5 schema" kcidb_valid "$OUT"
+t_json "every test's build_id is the CI system's build, origin and ids ours" \
+	'(.tests | length) == 20 and all(.tests[]; .build_id == "kernelci:build-6c0b2a4f/x86_64" and .origin == "lab_7" and (.id | startswith("lab_7:")))' "$OUT"
+jq '.tests[0].build_id = "Kernel CI:1"' "$OUT" >"$T_TMP/bad4.kcidb"
+kcidb_valid "$T_TMP/bad4.kcidb" >/dev/null
+t_result $([ $? -ne 0 ] && echo 0 || echo 1) "the schema check refuses a build_id whose origin is not [a-z0-9_]+"
+for b in 'Kernel CI:1' 'kernelci' 'kernelci:' ':1' "kernelci:a$(printf '\t')b"; do
+	t_exit 2 "--build-id '$b' is a usage error" "$A" export --format kcidb "$T_TMP/a.json" --build-id "$b"
+	t_grep "$ERR" "^audiolat export: --format kcidb: KCIDB build id '.*' is not ORIGIN:ID \(ORIGIN \[a-z0-9_\]\+, ID not empty\)\$" "... one line saying what a build id is"
+	t_true "... one line" test "$(wc -l <"$ERR")" -eq 1
+done
 t_exit 2 "an unknown --format" "$A" export --format xml 1 --db "$DB"
 
 # --- JUnit

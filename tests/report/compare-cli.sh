@@ -122,7 +122,7 @@ t_grep "$ERR" "^audiolat compare: 99: no such file, and no result 99 in " "... s
 t_exit 2 "one result: usage error" "$AUDIOLAT" compare "$T/a.json"
 t_grep "$ERR" "needs two results or more" "... saying so"
 t_exit 2 "--resamples 5: usage error" "$AUDIOLAT" compare "$T/a.json" "$T/b.json" --resamples 5
-t_grep "$ERR" "^audiolat: --resamples: '5' is not in 100..1000000" "... naming the option"
+t_grep "$ERR" "^audiolat compare: --resamples: '5' is not in 100..1000000" "... naming the option"
 t_exit 2 "an unknown option: usage error" "$AUDIOLAT" compare --nope "$T/a.json" "$T/b.json"
 t_exit 2 "--json - and --html - together: usage error" \
 	"$AUDIOLAT" compare "$T/a.json" "$T/b.json" --json - --html -

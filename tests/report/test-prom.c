@@ -2,8 +2,10 @@
 /*
  * The Prometheus exposition (src/report/prom.c): a cumulative histogram
  * whose +Inf bucket is _count, escaped labels, and a file a reader never
- * sees half-written while it is rewritten 1000 times.
+ * sees half-written while it is rewritten 1000 times, and a failing one
+ * said once.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/select.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -150,12 +153,42 @@ test_atomic_rewrites(void **state)
 	free(buf);
 }
 
+/* A metrics file that cannot be written is said once, tried every time, said again after a success. */
+static void
+test_publish_says_a_failure_once(void **state)
+{
+	char dir[] = "/tmp/audiolat-prom.XXXXXX", sub[512], path[600];
+	struct al_mw_totals t = { 0 };
+	struct al_mw none = { 0 };
+	struct al_prom_input in = { .backend = "sim", .device = "", .period_frames = 64, .t = &t,
+				    .last_short = &none, .last_long = &none };
+	struct al_prom_sink s = { 0 };
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(sub, sizeof(sub), "%s/d", dir);
+	snprintf(path, sizeof(path), "%s/audiolat.prom", sub);
+	s.file = path;
+	assert_int_equal(al_prom_publish(&s, &in), -ENOENT); /* no such directory: said */
+	assert_int_equal(al_prom_publish(&s, &in), 0);       /* still failing: not again */
+	assert_true(s.failing);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	assert_int_equal(al_prom_publish(&s, &in), 0);       /* tried again: written */
+	assert_false(s.failing);
+	assert_int_equal(access(path, R_OK), 0);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(sub), 0);
+	assert_int_equal(al_prom_publish(&s, &in), -ENOENT); /* failing anew: said anew */
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_atomic_rewrites),
+		cmocka_unit_test(test_publish_says_a_failure_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

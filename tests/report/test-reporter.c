@@ -41,6 +41,10 @@ static const char cmp_midi_doc[] =
     " \"results\": [{\"key\": \"A\", \"label\": \"m1\", \"events\": 10},"
     " {\"key\": \"B\", \"label\": \"m2\", \"events\": 12}], \"scopes\": []}";
 
+static const char cmp_groups_doc[] =
+    "{\"schema\": \"audiolat.compare-groups/1\", \"group_by\": \"kernel\","
+    " \"groups\": [{\"group\": \"6.1-rt\", \"runs\": 3, \"xruns\": 0}], \"comparisons\": []}";
+
 static json_t *
 load(const char *text)
 {
@@ -145,12 +149,17 @@ one_run(void **state)
 	json_decref(doc);
 }
 
-/* A MIDI result is no run: text and summary refuse it, writing nothing. */
+/*
+ * A result that is neither a run nor a MIDI result (a check): text and
+ * summary refuse it, writing nothing; a MIDI result they render, as
+ * audiolat midi prints it.
+ */
 static void
 what_a_format_does_not_take(void **state)
 {
 	json_t *run = load(run_doc), *midi = load(midi_doc);
-	struct al_report_doc d[2] = {{run, NULL}, {midi, NULL}};
+	json_t *check = load("{\"schema\": \"audiolat.check/1\"}");
+	struct al_report_doc d[2] = {{run, NULL}, {check, NULL}};
 	struct al_report_input in = {.docs = d, .n = 2};
 	char *out;
 	int rc;
@@ -163,6 +172,16 @@ what_a_format_does_not_take(void **state)
 	out = render(&al_reporter_summary, &in, &rc);
 	assert_int_equal(rc, -EINVAL);
 	assert_string_equal(out, "");
+	free(out);
+	json_decref(check);
+	d[1].doc = midi;
+	out = render(&al_reporter_text, &in, &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(out, "\nevents: 2 channel message or sysex"));
+	free(out);
+	out = render(&al_reporter_summary, &in, &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(out, "\nsummary: source=? events=2 tick_ns=0 result=-\n"));
 	free(out);
 	/* JSON writes one document: two results and no comparison are not one */
 	out = render(&al_reporter_json, &in, &rc);
@@ -217,6 +236,23 @@ a_comparison(void **state)
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(out, "| A | m1 | 10 "));
 	free(out);
+	/* groups of runs (compare --group-by) */
+	json_decref(mcmp);
+	mcmp = load(cmp_groups_doc);
+	in.compare = mcmp;
+	out = render(&al_reporter_text, &in, &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(out, "kernel                    runs"));
+	assert_non_null(strstr(out, "\n6.1-rt                       3  "));
+	free(out);
+	out = render(&al_reporter_markdown, &in, &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(out, "| kernel | runs |"));
+	assert_non_null(strstr(out, "| 6.1-rt | 3 |"));
+	free(out);
+	in.compare = load(cmp_midi_doc);
+	json_decref(mcmp);
+	mcmp = (json_t *)in.compare;
 	/* the page has no section for a MIDI comparison */
 	out = render(&al_reporter_html, &in, &rc);
 	assert_int_equal(rc, 0);
@@ -225,6 +261,52 @@ a_comparison(void **state)
 	json_decref(run);
 	json_decref(cmp);
 	json_decref(mcmp);
+}
+
+/* audiolat show: where and when first, a run's or a MIDI result's report after; of another result those lines only. */
+static void
+provenance(void **state)
+{
+	json_t *run = load(run_doc);
+	json_t *midi = load("{\"schema\": \"audiolat.midi/1\", \"started_at\": \"2026-01-02T03:04:05Z\","
+			    " \"system\": {\"hostname\": \"h\", \"kernel_release\": \"6.1\", \"preempt\": \"full\"}}");
+	struct al_report_doc d = {run, NULL};
+	struct al_report_input in = {.docs = &d, .n = 1, .no_histogram = true, .provenance = true};
+	char *out;
+	int rc;
+
+	(void)state;
+	json_object_set_new(run, "started_at", json_string("2026-01-02T03:04:05Z"));
+	json_object_set_new(run, "cmdline", json_string("audiolat run -b sim"));
+	json_object_set_new(run, "system", load("{\"hostname\": \"h\\u0001\", \"machine\": \"x86_64\", \"cpus\": 2}"));
+	out = render(&al_reporter_text, &in, &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(out, "started:   2026-01-02T03:04:05Z\n"
+				    "system:    h?  x86_64  2 CPUs  \n"
+				    "load:      none\n"
+				    "command:   audiolat run -b sim\n\nbackend=sim"));
+	free(out);
+	d.doc = midi;
+	out = render(&al_reporter_text, &in, &rc);
+	assert_int_equal(rc, 0);
+	assert_string_equal(out, "started:   2026-01-02T03:04:05Z\n"
+				 "system:    h  6.1 (preempt: full)\n"
+				 "0 xruns, 0 messages dropped\n"
+				 "events: 0 channel message or sysex, every channel\n"
+				 "deltas: none (fewer than two events)\n");
+	free(out);
+	d.doc = load("{\"schema\": \"audiolat.roundtrip/1\", \"started_at\": \"2026-01-02T03:04:05Z\"}");
+	out = render(&al_reporter_text, &in, &rc);
+	assert_int_equal(rc, 0);
+	assert_string_equal(out, "started:   2026-01-02T03:04:05Z\n");
+	free(out);
+	in.provenance = false;
+	out = render(&al_reporter_text, &in, &rc);
+	assert_int_equal(rc, -EINVAL);
+	free(out);
+	json_decref((json_t *)d.doc);
+	json_decref(run);
+	json_decref(midi);
 }
 
 static void
@@ -253,6 +335,7 @@ main(void)
 	    cmocka_unit_test(one_run),
 	    cmocka_unit_test(what_a_format_does_not_take),
 	    cmocka_unit_test(a_comparison),
+	    cmocka_unit_test(provenance),
 	    cmocka_unit_test(si_figures),
 	};
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "core/clock.h"
 #include "sweep-opts.h"
 
 #define ARGV(...) ((char *[]){"sweep", __VA_ARGS__, NULL})
@@ -24,14 +25,14 @@ defaults(void **state)
 
 	(void)state;
 	assert_int_equal(al_sweep_parse_args(1, argv, &p, err, sizeof(err)), 0);
-	assert_int_equal(p.n_backends, 1);
-	assert_string_equal(p.backends[0].name, "sim");
-	assert_string_equal(p.backends[0].device, "");
-	assert_int_equal(p.rates[0], 48000);
-	assert_int_equal(p.period_frames[0], 64);
-	assert_int_equal(p.periods[0], 3);
+	assert_int_equal(p.grid.n_backends, 1);
+	assert_string_equal(p.grid.backends[0].name, "sim");
+	assert_string_equal(p.grid.backends[0].device, "");
+	assert_int_equal(p.grid.rates[0], 48000);
+	assert_int_equal(p.grid.period_frames[0], 64);
+	assert_int_equal(p.grid.periods[0], 3);
 	assert_int_equal(p.repeat, 1);
-	assert_int_equal(al_sweep_cells(&p), 1);
+	assert_int_equal(al_sweep_cells(&p.grid), 1);
 	assert_int_equal(p.run_argc, 1);
 	assert_string_equal(p.run_argv[0], "run");
 	al_sweep_cli_free(&p);
@@ -50,19 +51,19 @@ grid_and_passthrough(void **state)
 			       "--label", "x"),
 			 0);
 	/* the last -P wins, like any option */
-	assert_int_equal(p.n_period_frames, 1);
-	assert_int_equal(p.period_frames[0], 32);
-	assert_int_equal(p.n_periods, 2);
-	assert_int_equal(p.periods[1], 3);
-	assert_int_equal(p.n_backends, 2);
-	assert_string_equal(p.backends[1].name, "alsa");
-	assert_string_equal(p.backends[1].device, "plug:jack");
-	assert_int_equal(p.n_rates, 2);
-	assert_int_equal(p.rates[1], 44100);
+	assert_int_equal(p.grid.n_period_frames, 1);
+	assert_int_equal(p.grid.period_frames[0], 32);
+	assert_int_equal(p.grid.n_periods, 2);
+	assert_int_equal(p.grid.periods[1], 3);
+	assert_int_equal(p.grid.n_backends, 2);
+	assert_string_equal(p.grid.backends[1].name, "alsa");
+	assert_string_equal(p.grid.backends[1].device, "plug:jack");
+	assert_int_equal(p.grid.n_rates, 2);
+	assert_int_equal(p.grid.rates[1], 44100);
 	assert_int_equal(p.repeat, 3);
 	assert_string_equal(p.json_path, "out.json");
 	assert_true(p.markdown && p.quiet);
-	assert_int_equal(al_sweep_cells(&p), 2 * 2 * 1 * 2);
+	assert_int_equal(al_sweep_cells(&p.grid), 2 * 2 * 1 * 2);
 	/* run gets the rest, in order */
 	assert_int_equal(p.run_argc, 7);
 	assert_string_equal(p.run_argv[1], "-d");
@@ -71,9 +72,28 @@ grid_and_passthrough(void **state)
 	assert_string_equal(p.run_argv[4], "idle:2s,cpu");
 	assert_string_equal(p.run_argv[5], "--label");
 	assert_string_equal(p.run_argv[6], "x");
+	/* ... and parsed once, as run parses them: the base of every cell */
+	assert_int_equal(p.run.cfg.duration_ns, 5 * AL_NS_PER_SEC);
+	assert_true(p.run.duration_given);
+	assert_string_equal(p.run.cfg.load_spec, "idle:2s,cpu");
+	assert_string_equal(p.run.cfg.label, "x");
+	assert_int_equal(p.run.cfg.period_frames, 64); /* the grid's are patched in per cell */
+	assert_false(p.run.quiet); /* -q is the sweep's */
 	al_sweep_cli_free(&p);
 	assert_int_equal(PARSE(&p, err, "-h"), 0);
 	assert_true(p.help);
+	al_sweep_cli_free(&p);
+	/* a cluster is split: -q is the sweep's, -v and -d run's */
+	assert_int_equal(PARSE(&p, err, "-qv", "-vd5s", "--no-db", "-a", "1"), 0);
+	assert_true(p.quiet);
+	assert_int_equal(p.run_argc, 8);
+	assert_string_equal(p.run_argv[1], "-v");
+	assert_string_equal(p.run_argv[2], "-v");
+	assert_string_equal(p.run_argv[3], "-d");
+	assert_string_equal(p.run_argv[4], "5s");
+	assert_string_equal(p.run_argv[5], "--no-db");
+	assert_string_equal(p.run_argv[6], "-a");
+	assert_string_equal(p.run_argv[7], "1");
 	al_sweep_cli_free(&p);
 }
 
@@ -106,7 +126,7 @@ bad_values(void **state)
 	al_sweep_cli_free(&p);
 	expect_error(PARSE(&p, err, "--repeat", "0"), err, "--repeat: '0' is not in 1..100");
 	al_sweep_cli_free(&p);
-	expect_error(PARSE(&p, err, "--repeat", "2,3"), err, "--repeat: more than 1 values");
+	expect_error(PARSE(&p, err, "--repeat", "2,3"), err, "--repeat: '2,3' is not a whole number");
 	al_sweep_cli_free(&p);
 	expect_error(PARSE(&p, err, "--period"), err, "option --period: needs a value");
 	al_sweep_cli_free(&p);
@@ -134,6 +154,29 @@ bad_values(void **state)
 	al_sweep_cli_free(&p);
 }
 
+/* run's options are checked by their type here already, with run's words */
+static void
+run_options(void **state)
+{
+	struct al_sweep_cli p;
+	char err[256];
+
+	(void)state;
+	expect_error(PARSE(&p, err, "-d", "10parsecs"), err,
+		     "-d/--duration: '10parsecs' is not a duration");
+	al_sweep_cli_free(&p);
+	expect_error(PARSE(&p, err, "-L", "101"), err, "-L/--cpu-load: '101' is not in 0..100");
+	al_sweep_cli_free(&p);
+	expect_error(PARSE(&p, err, "--nosuch"), err, "unknown option '--nosuch'");
+	al_sweep_cli_free(&p);
+	expect_error(PARSE(&p, err, "-qX"), err, "unknown option '-X'");
+	al_sweep_cli_free(&p);
+	expect_error(PARSE(&p, err, "stray"), err, "unexpected argument 'stray'");
+	al_sweep_cli_free(&p);
+	expect_error(PARSE(&p, err, "--fragments", "3x256"), err, "a sweep takes -n and -P lists");
+	al_sweep_cli_free(&p);
+}
+
 int
 main(void)
 {
@@ -141,6 +184,7 @@ main(void)
 	    cmocka_unit_test(defaults),
 	    cmocka_unit_test(grid_and_passthrough),
 	    cmocka_unit_test(bad_values),
+	    cmocka_unit_test(run_options),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,6 +22,10 @@ t_exit 2 "--self-loop with --out" "$AUDIOLAT" roundtrip --self-loop --out system
 t_exit 2 "-P with jack" "$AUDIOLAT" roundtrip -b jack -P 64
 t_grep "$ERR" -- '-P/--period: only with -b alsa' "the error names -P"
 t_exit 2 "-C with jack" "$AUDIOLAT" roundtrip -C hw:0
+t_exit 2 "-P with pipewire" "$AUDIOLAT" roundtrip -b pipewire -P 64
+t_grep "$ERR" -- '-P/--period: only with -b alsa' "the error names -P"
+t_exit 2 "--self-loop with --in on pipewire" "$AUDIOLAT" roundtrip -b pipewire --self-loop \
+	--in null-sink:monitor_FL
 t_exit 2 "-P out of range" "$AUDIOLAT" roundtrip -b alsa -P 8
 t_exit 2 "-n 1" "$AUDIOLAT" roundtrip -b alsa -n 1
 t_exit 2 "-r not a number" "$AUDIOLAT" roundtrip -b alsa -r fast

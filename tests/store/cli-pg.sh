@@ -197,6 +197,22 @@ t_exit 0 "push --label filters" "$A" push --db "$T_TMP/both.db" --to "$URL" --la
 t_grep "$OUT" '^pushed 10 results ' "push --label 'sqlite1?': the 10 that match (sqlite10..19)"
 t_exit 2 "push without --to is a usage error" "$A" push --db "$L"
 
+# push keys by the document's UUID whatever its kind: a MIDI and a
+# roundtrip document with theirs, one written before UUIDs (known by its bytes)
+L3="$T_TMP/local-kinds.db"
+printf '{"schema": "audiolat.midi/1", "uuid": "00000000-0000-4000-8000-00000000a001", "label": "kinds-midi"}' >"$T_TMP/k-midi.json"
+printf '{"schema": "audiolat.roundtrip/1", "uuid": "00000000-0000-4000-8000-00000000a002", "label": "kinds-rt"}' >"$T_TMP/k-rt.json"
+printf '{"schema": "audiolat.midi/1", "label": "kinds-old"}' >"$T_TMP/k-old.json"
+"$A" import -q --db "$L3" "$T_TMP"/k-*.json || t_bail "three documents of other kinds imported into a local database"
+t_exit 0 "push documents other than runs" "$A" push --db "$L3" --to "$URL"
+t_grep "$OUT" '^pushed 3 results to .* \(0 already there\)$' "pushed 3"
+t_exit 0 "push them again" "$A" push --db "$L3" --to "$URL"
+t_grep "$OUT" '^pushed 0 results to .* \(3 already there\)$' "the second push adds nothing: known by their UUIDs"
+t_exit 0 "history --label 'kinds-*' on the server" "$A" history --db "$URL" --label 'kinds-*' --limit 0 --json -
+t_json "the server's rows keep each document's schema and UUID" \
+	'.matching == 3 and ([.results[] | select(.label == "kinds-midi")][0] | .schema == "audiolat.midi/1" and .uuid == "00000000-0000-4000-8000-00000000a001") and
+	 ([.results[] | select(.label == "kinds-rt")][0] | .schema == "audiolat.roundtrip/1" and .uuid == "00000000-0000-4000-8000-00000000a002")' "$OUT"
+
 # the server killed in the middle of a push: whole results only, the next push sends the rest
 docs "$T_TMP/k" 400 3000 kill
 L2="$T_TMP/local2.db"
@@ -209,6 +225,7 @@ crash_postgres
 wait $pp
 prc=$?
 t_result $([ $prc -eq 4 ] && echo 0 || echo 1) "the push whose server went away exits 4 (exit $prc)"
+sed 's/^/# push: /' "$T_TMP/push.err"
 t_grep "$T_TMP/push.err" 'push again to send the rest' "it says to push again"
 t_nogrep "$T_TMP/push.err" "s3cret" "no password in its lines"
 restart_postgres || t_bail "the server starts again after the crash"

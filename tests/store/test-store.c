@@ -22,30 +22,7 @@
 #include <sqlite3.h>
 
 #include "store/store.h"
-
-static char dir[256];
-static char db_path[300];
-
-static int
-setup(void **state)
-{
-	(void)state;
-	snprintf(dir, sizeof(dir), "%s/audiolat-store.XXXXXX", getenv("TMPDIR") ?: "/tmp");
-	if (!mkdtemp(dir))
-		return -1;
-	snprintf(db_path, sizeof(db_path), "%s/results.db", dir);
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	char cmd[300];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
-}
+#include "store-tmp.h"
 
 /* A minimal audiolat.run/2 document with what the summary columns need. */
 static char *

@@ -25,7 +25,7 @@ t_json "the hog (sh, timeout or chrt: a task) is the top cause of the worst spik
 t_json "it held the CPU for roughly its 40 ms (20..80 ms)" \
 	'.spikes | max_by(.latency_ns) | .causes[0].duration_ns | . > 20000000 and . < 80000000' "$J"
 t_json "spike times lie inside the run" '[.spikes[].t_ns | . >= 0 and . < 4000000000] | all' "$J"
-t_true "no audiolat instance left" bash -c "! ls -d $T/instances/audiolat-* 2>/dev/null | grep -q ."
+t_result "$([ -z "$(trace_leaks "$T")" ] && echo 0 || echo 1)" "no audiolat instance left"
 
 # the default threshold is half the buffer: 4 x 128 frames at 48 kHz is
 # 10.667 ms (10666666 ns), so 5333333 ns; 3 x 64 (the default) 2 ms
@@ -49,6 +49,51 @@ t_wait 10 "the instance exists while running" test -d "$T/instances/audiolat-$pi
 kill -INT $pid
 wait $pid
 t_true "SIGINT: the instance is removed" test ! -e "$T/instances/audiolat-$pid"
+
+# the rich events are recorded only once a wake-up is later than 3/4 of the
+# threshold: not armed under a 500 ms threshold, armed after the hog's spike
+ev=events/timer/hrtimer_expire_entry/enable
+if [ -e "$T/$ev" ]; then
+	"$AUDIOLAT" run -d 30s -q --no-db -a "$cpu" --trace --trace-threshold 500ms >/dev/null 2>&1 &
+	pid=$!
+	# events in the buffer: the open has enabled all it enables (tracing starts last)
+	t_wait 10 "unarmed: recording" awk '$1 == "entries:" && $2 > 0 { ok = 1 } END { exit !ok }' \
+		"$T/instances/audiolat-$pid/per_cpu/cpu$cpu/stats"
+	t_true "unarmed: the base set is recorded" grep -qx 1 "$T/instances/audiolat-$pid/events/sched/sched_switch/enable"
+	t_true "unarmed: hrtimer_expire_entry is not" grep -qx 0 "$T/instances/audiolat-$pid/$ev"
+	kill -INT $pid
+	wait $pid
+	"$AUDIOLAT" run -d 30s -q --no-db -a "$cpu" --trace --trace-threshold 5ms --load "$hog" \
+		--load-cpus "$cpu" >/dev/null 2>&1 &
+	pid=$!
+	t_wait 15 "armed after the hog's first spike: hrtimer_expire_entry is recorded" \
+		grep -qx 1 "$T/instances/audiolat-$pid/$ev"
+	kill -INT $pid
+	wait $pid
+else
+	t_skip "arming the rich events" "the kernel has no timer:hrtimer_expire_entry"
+fi
+
+# the result's warnings (here: --trace without -a pins the audio thread) go to
+# stderr when the text that shows them is not shown (-q, --json -), once, for
+# run and monitor alike (cli_run_finish: cli_finish's .warn); in the text else
+W='warning: --trace: the audio thread is pinned to CPU [0-9]+'
+for c in "run -d 300ms" "monitor -d 300ms --window 100ms"; do
+	# shellcheck disable=SC2086
+	t_exit 0 "$c -q --trace" "$AUDIOLAT" $c -q --no-db --trace
+	[ "$(grep -Ec "^audiolat: $W" "$ERR")" -eq 1 ]
+	t_result $? "... the warning once on stderr"
+	# shellcheck disable=SC2086
+	t_exit 0 "$c --json - --trace" "$AUDIOLAT" $c --no-db --trace --json -
+	[ "$(grep -Ec "^audiolat: $W" "$ERR")" -eq 1 ]
+	t_result $? "... the warning once on stderr"
+	t_json "... and in the document" '[.warnings[] | test("pinned to CPU")] | any' "$OUT"
+	# shellcheck disable=SC2086
+	t_exit 0 "$c --trace" "$AUDIOLAT" $c --no-db --trace --no-histogram
+	t_grep "$OUT" "$W" "... the text shows the warning"
+	! grep -Eq "$W" "$ERR"
+	t_result $? "... and stderr does not repeat it"
+done
 
 # without root: one warning, the run goes on untraced
 if command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$AUDIOLAT"; then

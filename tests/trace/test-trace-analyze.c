@@ -289,6 +289,37 @@ test_missed_switch(void **state)
 	assert_null(cause(&s, "idle", "swapper/1"));
 	assert_int_equal(sum(&s), 3050);
 
+	/* one IRQ wakes the hog and then another task: the hog ran from the IRQ's end */
+	reset();
+	sw(0, TID, "victim", 0, "swapper/1");
+	ev(900, AL_TEV_VEC_ENTRY, -1, "local_timer");
+	ev(901, AL_TEV_WAKING, HOG, "al-hog");
+	ev(905, AL_TEV_WAKING, 300, "kworker/1:1");
+	ev(910, AL_TEV_VEC_EXIT, -1, NULL);
+	cur_pid = HOG; /* no switch event */
+	ev(4900, AL_TEV_VEC_ENTRY, -1, "local_timer");
+	ev(4910, AL_TEV_VEC_EXIT, -1, NULL);
+	sw(5000, HOG, "al-hog", TID, "victim");
+	assert_int_equal(analyze(950, 5010, &s, addr), 0);
+	assert_string_equal(s.causes[0].kind, "task");
+	assert_string_equal(s.causes[0].name, "al-hog");
+	assert_int_equal(s.causes[0].duration_ns, 4050 - 10);
+	assert_null(cause(&s, "idle", "swapper/1"));
+
+	/* no event at all while the hog ran: the switch away from it says it ran */
+	reset();
+	sw(0, TID, "victim", 0, "swapper/1");
+	ev(900, AL_TEV_VEC_ENTRY, -1, "local_timer");
+	ev(901, AL_TEV_WAKING, HOG, "al-hog");
+	ev(905, AL_TEV_WAKING, 300, "kworker/1:1");
+	ev(910, AL_TEV_VEC_EXIT, -1, NULL);
+	sw(4000, HOG, "al-hog", TID, "victim");
+	assert_int_equal(analyze(950, 4010, &s, addr), 0);
+	assert_string_equal(s.causes[0].kind, "task");
+	assert_string_equal(s.causes[0].name, "al-hog");
+	assert_int_equal(s.causes[0].duration_ns, 4000 - 950);
+	assert_null(cause(&s, "idle", "swapper/1"));
+
 	/* not woken in sight: the old task keeps the time up to the event */
 	reset();
 	sw(0, 0, "swapper/1", 300, "worker");
@@ -299,7 +330,19 @@ test_missed_switch(void **state)
 	assert_int_equal(analyze(1000, 2010, &s, addr), 0);
 	assert_int_equal(cause(&s, "task", "worker")->duration_ns, 500);
 	assert_int_equal(cause(&s, "irq", "eth0")->duration_ns, 100);
-	/* no comm for it yet: the trace layer asks /proc later */
+	/* charged before its comm was seen: the switch away from it names it */
+	assert_null(cause(&s, "task", ""));
+	assert_int_equal(cause(&s, "task", "al-hog")->pid, HOG);
+	assert_int_equal(cause(&s, "task", "al-hog")->duration_ns, 400);
+
+	/* nothing names it in the window: no comm, the trace layer asks /proc later */
+	reset();
+	sw(0, 0, "swapper/1", 300, "worker");
+	cur_pid = HOG;
+	ev(1500, AL_TEV_IRQ_ENTRY, 9, "eth0");
+	ev(1600, AL_TEV_IRQ_EXIT, 9, NULL);
+	sw(2000, HOG, "", TID, "victim");
+	assert_int_equal(analyze(1000, 2010, &s, addr), 0);
 	assert_int_equal(cause(&s, "task", "")->pid, HOG);
 	assert_int_equal(cause(&s, "task", "")->duration_ns, 400);
 }

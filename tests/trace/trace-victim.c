@@ -11,7 +11,11 @@
  * (times relative to the first period boundary).
  *
  * usage: trace-victim [-c CPU] [-m hog|softirq|idle|hold] [-d MS] [-t US]
- *                     [-H MS] [-a MS] [-n SPIKES] [-b KB]
+ *                     [-H MS] [-a MS] [-n SPIKES] [-b KB] [-A] [-F]
+ *   -A:      arm the rich events from the start (al_trace_arm); without it
+ *            only the base set is recorded
+ *   -F:      follow the victim (al_trace_follow) as `run --trace` does: its
+ *            own wake-up is filtered out while not armed
  *   hog:     at -a ms, a SCHED_FIFO 96 thread "al-hog" busy-loops -H ms on
  *            the CPU (the victim runs at 94, above what other tests use)
  *   softirq: threads "al-udp-tx"/"al-udp-rx" send and receive UDP over
@@ -207,7 +211,7 @@ usage(const char *msg)
 {
 	fprintf(stderr, "trace-victim: %s\n"
 			"usage: trace-victim [-c CPU] [-m hog|softirq|idle|hold] [-d MS] [-t US] "
-			"[-H MS] [-a MS] [-n SPIKES] [-b KB]\n",
+			"[-H MS] [-a MS] [-n SPIKES] [-b KB] [-A] [-F]\n",
 		msg);
 	return 2;
 }
@@ -241,7 +245,7 @@ main(int argc, char **argv)
 	const char *mode = "hog";
 	long duration_ms = 3000, threshold_us = 500, max_spikes = 8, buffer_kb = 0, val;
 	pthread_t vt, ht, rx, tx;
-	bool have_ht = false, have_udp = false;
+	bool have_ht = false, have_udp = false, armed = false, follow = false;
 	struct al_spike *spikes;
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct al_trace *t;
@@ -251,10 +255,16 @@ main(int argc, char **argv)
 	json_t *root, *arr;
 	int rc, opt, other_cpu;
 
-	while ((opt = getopt(argc, argv, "c:m:d:t:H:a:n:b:")) != -1) {
+	while ((opt = getopt(argc, argv, "c:m:d:t:H:a:n:b:AF")) != -1) {
 		switch (opt) {
 		case 'm':
 			mode = optarg;
+			continue;
+		case 'A':
+			armed = true;
+			continue;
+		case 'F':
+			follow = true;
 			continue;
 		default:
 			break;
@@ -287,6 +297,11 @@ main(int argc, char **argv)
 	if (rc) {
 		fprintf(stderr, "trace-victim: %s\n", err);
 		return rc == -EPERM || rc == -ENOENT ? 4 : 1;
+	}
+	if (armed && (rc = al_trace_arm(t, true))) {
+		al_trace_close(t);
+		fprintf(stderr, "trace-victim: arming the rich events: %s\n", strerror(-rc));
+		return 1;
 	}
 	v.cap = (size_t)(duration_ms * AL_NS_PER_MS / v.period_ns) + 16;
 	v.samples = calloc(v.cap, sizeof(*v.samples));
@@ -322,6 +337,15 @@ main(int argc, char **argv)
 		fprintf(stderr, "trace-victim: cannot start the threads: %s\n", strerror(-rc));
 		al_trace_close(t);
 		return 1;
+	}
+
+	if (follow) {
+		/* the victim stores its tid first thing; its first period is 100 ms away */
+		while (!atomic_load(&v.tid))
+			usleep(1000);
+		rc = al_trace_follow(t, atomic_load(&v.tid));
+		if (rc)
+			fprintf(stderr, "trace-victim: following the victim: %s\n", strerror(-rc));
 	}
 
 	/* off the real-time path: explain the late periods as they come */

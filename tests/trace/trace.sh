@@ -18,7 +18,7 @@ CPU=$(($(nproc) > 1 ? 1 : 0))
 # t_no_instances DESC: no audiolat-* instance is left (the harness creates only these)
 t_no_instances() {
 	local left=""
-	mountpoint -q "$TR" && left=$(ls "$TR/instances" 2>/dev/null | grep '^audiolat-' | tr '\n' ' ')
+	mountpoint -q "$TR" && left=$(trace_leaks "$TR" | tr '\n' ' ')
 	[ -z "$left" ] || echo "# left behind: $left"
 	t_result "$([ -z "$left" ] && echo 0 || echo 1)" "$1"
 }
@@ -47,8 +47,38 @@ t_json "hog: woken near the boundary, switched in at the end" \
 	"$W | .woken_ns >= 0 and .woken_ns < 1000000 and .switched_in_ns >= 2500000 and .switched_in_ns <= .latency_ns" "$J"
 t_json "hog: every cause is a known kind with a name" \
 	'[.spikes[].causes[] | (.kind | IN("task","irq","softirq","timer","idle","irqoff","preemptoff","self","other")) and (.name | length > 0)] | all' "$J"
+t_json "hog, base set (not armed): no timer callback and no vector interrupt is named" \
+	'[.spikes[].causes[] | select(.kind == "timer" or (.kind == "irq" and .name == "local_timer"))] | length == 0' "$J"
 spikes "$J"
 t_no_instances "hog: no instance left"
+
+# --- the same hog, the victim followed (its own wake-up filtered out) as run --trace does
+J=$T_TMP/hog-followed.json
+t_exit 0 "followed: the harness runs" "$V" -c "$CPU" -m hog -d 2500 -a 1000 -H 5 -t 1000 -n 16 -F
+cp "$OUT" "$J"
+t_json "followed: the hog's spike was explained" "$W != null" "$J"
+t_json "followed: al-hog is the top cause" "$W.causes[0] | .kind == \"task\" and .name == \"al-hog\"" "$J"
+t_json "followed: for about what the hog measured (+-50 %)" \
+	"(.hog.end_ns - $W.t_ns) as \$want | $W.causes[0].duration_ns | . >= 0.5 * \$want and . <= 1.5 * \$want" "$J"
+t_json "followed: the switch from the hog is kept, the victim's own waking is not" \
+	"$W | .switched_in_ns >= 2500000 and .woken_ns == -1" "$J"
+spikes "$J"
+t_no_instances "followed: no instance left"
+
+# --- the same hog with the rich events armed -------------------------------
+if [ -d "$TR/events/timer/hrtimer_expire_entry" ] || [ -d "$TR/events/irq_vectors/local_timer_entry" ]; then
+	J=$T_TMP/hog-armed.json
+	t_exit 0 "armed: the harness runs" "$V" -c "$CPU" -m hog -d 2500 -a 1000 -H 5 -t 1000 -n 16 -A
+	cp "$OUT" "$J"
+	t_json "armed: al-hog is the top cause" "$W.causes[0] | .kind == \"task\" and .name == \"al-hog\"" "$J"
+	# the victim's own timer fires while the hog holds the CPU (and the tick interrupts it)
+	t_json "armed: a timer callback or the timer vector is named too" \
+		"[$W.causes[] | select(.kind == \"timer\" or (.kind == \"irq\" and .name == \"local_timer\"))] | length >= 1" "$J"
+	spikes "$J"
+	t_no_instances "armed: no instance left"
+else
+	t_skip "armed: timer callbacks named" "the kernel has neither timer:hrtimer_expire_entry nor irq_vectors:local_timer_entry"
+fi
 
 # --- NET_RX softirqs from UDP over loopback on the CPU ---------------------
 J=$T_TMP/softirq.json

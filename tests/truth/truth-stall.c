@@ -3,15 +3,23 @@
  * truth-stall PID MS: a fault of known size for the truth matrix. Stops
  * PID (SIGSTOP) for MS milliseconds and continues it (SIGCONT); prints
  * what really happened, on one line:
- *   stop_real_ns=N stall_ns=N
- * stop_real_ns is CLOCK_REALTIME at the stop (to place the xrun in the
- * run), stall_ns the CLOCK_MONOTONIC time from the stop to the continue.
+ *   stop_real_ns=N stop_delay_ns=N stall_ns=N
+ * A thread stops only when it next runs (a sleeping one is woken to take
+ * the signal), which a loaded machine delays by milliseconds: the stall
+ * begins when every thread of PID is seen stopped (/proc/PID/task/<tid>/
+ * stat, polled every 20 us), stop_delay_ns after the signal was sent
+ * (not seen by the continue: from the signal). stop_real_ns is
+ * CLOCK_REALTIME at that point (to place the xrun in the run), stall_ns the
+ * CLOCK_MONOTONIC time from it to the continue (sent MS ms after the stop).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static int64_t
@@ -23,11 +31,45 @@ ns(clockid_t c)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* true when every thread of pid is stopped ('T' or 't' in its stat; one that exited, Z or X, holds nothing up) */
+static bool
+all_stopped(long pid)
+{
+	char path[64], buf[512], *state;
+	struct dirent *d;
+	bool all = true, any = false;
+	DIR *dir;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%ld/task", pid);
+	dir = opendir(path);
+	if (!dir)
+		return false;
+	while (all && (d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/task/%.20s/stat", pid, d->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue; /* the thread has gone */
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		buf[n] = '\0';
+		state = strrchr(buf, ')');
+		any = true;
+		/* stopped, or a thread that has exited (it will not run again) */
+		all = state && state[1] == ' ' && strchr("TtZX", state[2]) && state[2];
+	}
+	closedir(dir);
+	return all && any;
+}
+
 int
 main(int argc, char **argv)
 {
 	struct timespec until;
-	int64_t real_ns, t0_ns, t1_ns, want_ns;
+	int64_t real_ns, t0_ns, t1_ns, want_ns, stopped_ns, now_ns;
 	char *end;
 	long pid, ms;
 
@@ -48,6 +90,16 @@ main(int argc, char **argv)
 		perror("truth-stall: SIGSTOP");
 		return 1;
 	}
+	/* until every thread took the stop (at most until the continue is due) */
+	stopped_ns = t0_ns;
+	while ((now_ns = ns(CLOCK_MONOTONIC)) < t0_ns + want_ns) {
+		if (all_stopped(pid)) {
+			stopped_ns = now_ns;
+			real_ns += now_ns - t0_ns;
+			break;
+		}
+		nanosleep(&(struct timespec){ .tv_nsec = 20000 }, NULL);
+	}
 	until.tv_sec = (time_t)((t0_ns + want_ns) / 1000000000);
 	until.tv_nsec = (long)((t0_ns + want_ns) % 1000000000);
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) == EINTR)
@@ -57,6 +109,7 @@ main(int argc, char **argv)
 		perror("truth-stall: SIGCONT");
 		return 1;
 	}
-	printf("stop_real_ns=%lld stall_ns=%lld\n", (long long)real_ns, (long long)(t1_ns - t0_ns));
+	printf("stop_real_ns=%lld stop_delay_ns=%lld stall_ns=%lld\n", (long long)real_ns,
+	       (long long)(stopped_ns - t0_ns), (long long)(t1_ns - stopped_ns));
 	return 0;
 }

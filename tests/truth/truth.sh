@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The truth matrix, one backend (docs/truth.md): truth.sh sim|jack|pwjack|
-# pipewire|plugjack|pwalsa|oss. Into a running audiolat run, faults of known size:
+# pipewire|pipewire-capture|pipewire-duplex|plugjack|plugjack-capture|
+# pwalsa|oss. Into a
+# running audiolat run, faults of known size:
 #  - a SIGSTOP stall of 150-400 ms (random) at a random point;
 #  - a SCHED_FIFO hog of 80-150 ms (random) on the audio thread's CPU;
 #  - a sustained lateness (jack, pwjack, plugjack: a JACK client that
@@ -30,6 +32,7 @@ LATE=      # the sustained lateness: how audiolat's input is found (a jack_lsp p
 SLOW="$TRUTH_BIN/truth-slow-client" # ... the client that makes it
 WRAP="$(dirname "$0")/slow-wrap.sh" # ... and how it is linked ahead of ours
 NOISE=$((20 * MS)) # the longest xrun the path makes on its own, away from the faults
+OWN_STARVING=0     # 1: the path starves on its own now and then (see coincided)
 
 need() { command -v "$1" >/dev/null || { t_result 1 "$2 is installed ($1)"; t_done; exit 1; }; }
 need jq jq
@@ -57,7 +60,7 @@ pwjack)
 	QUEUED=0
 	LATE='audiolat-[0-9]*.in_1'
 	;;
-pipewire)
+pipewire | pipewire-capture | pipewire-duplex)
 	start_pipewire 256 48000 || { t_result 1 "PipeWire with a null sink starts: $SRV_WHY"; t_done; exit 1; }
 	# the server's threads (the null sink's timer drives the graph) stay off
 	# the CPU the hog takes
@@ -66,17 +69,25 @@ pipewire)
 	done
 	RUN=(-b pipewire)
 	QUEUED=0
-	# (the lateness: --duplex, a slow pw_filter feeding our input)
-	LATE='audiolat-[0-9]*.in_1'
+	# the same stream recording (from the null sink's monitor), or both ways
+	[ "$BE" = pipewire-capture ] && RUN=(-b pipewire --capture)
+	[ "$BE" = pipewire-duplex ] && RUN=(-b pipewire --duplex)
+	# (the lateness: --duplex, a slow pw_filter feeding our input; once, on the plain row)
+	[ "$BE" = pipewire ] && LATE='audiolat-[0-9]*.in_1'
 	SLOW=${TRUTH_SLOW_FILTER:?the slow filter is built (tests/meson.build)}
 	WRAP="$(dirname "$0")/slow-filter-wrap.sh"
 	;;
-plugjack)
+plugjack | plugjack-capture)
 	start_jackd "$(srv_name truth)" 256 || { t_result 1 "jackd (dummy) starts: $SRV_WHY"; t_done; exit 1; }
 	export JACK_DEFAULT_SERVER=$SRV_JACKD_NAME
 	taskset -a -p -c 0 "$SRV_JACKD_PID" >/dev/null
 	RUN=(-b alsa -D plug:jack -P 256 -n 2)
 	LATE='audiolat[.]C[.].*.in_000'
+	# recording: the plugin drops what it has no room for, never an overrun
+	# (our account finds it: the buffer full, or the device still, over
+	# the buffer: it fills after the last read, QUEUED); the lateness once,
+	# on the plain row (its run records too)
+	[ "$BE" = plugjack-capture ] && RUN=(-b alsa -D plug:jack -P 256 -n 2 --capture) && LATE=
 	;;
 pwalsa)
 	plugin=$(ls /usr/lib/*/alsa-lib/libasound_module_pcm_pipewire.so \
@@ -94,6 +105,7 @@ pwalsa)
 	# PipeWire 0.3.65's plugin on a null sink starves about once a second
 	# for ~40 ms whatever the buffer, and says so itself (docs/truth.md)
 	NOISE=$((60 * MS))
+	OWN_STARVING=1
 	;;
 oss)
 	[ -n "${FAKE_OSS_MODULE:-}" ] && [ -f "$FAKE_OSS_MODULE" ] ||
@@ -130,6 +142,9 @@ check_fault() {
 	set -- --argjson at "$at" --argjson f "$f" --argjson b "$b" --argjson p "$p" \
 		--argjson lo "$lo" --argjson hi "$hi"
 	tjq "$what: one xrun event for it (the server's own notifications aside)" "$ev | length == 1" "$J" "$@"
+	jq -c "$START_NS as \$s | (\$at - \$s) as \$from | [\$from, \$f] as \$fault | $ev |
+	       map([.t_ns, .duration_ns, .source]) | {fault: \$fault, events: .}" "$J" "$@" 2>/dev/null |
+		sed 's/^/# the fault [t_ns, duration_ns] and the events near it: /'
 	# the path's own xruns away from the fault are its business: listed, not judged
 	jq -c "($ev) as \$mine | [.xrun_events[] | select(.source != \"server\")] - \$mine |
 	       map([.t_ns, .duration_ns, .source])" "$J" "$@" 2>/dev/null |
@@ -167,53 +182,155 @@ check_fault() {
 		"$J" "$@" 2>/dev/null
 }
 
+# coincided WHAT FAULT_NS FAULT_REAL_NS: true (and says so) when an xrun
+# of the path's own met the fault, and the fault is planted again (at most
+# 3 times): the run measured two faults, one of unknown size. On every
+# path: a short one (<= NOISE or a quarter of the fault) beside the
+# fault's event, in a run that has others like it away from the fault (a
+# loaded machine's; a path that split every fault would have none
+# elsewhere, and fails). When the path
+# starves on its own (OWN_STARVING=1: pwalsa, ~40 ms about once a second),
+# one of its starvations at the fault's start or end, where it merges
+# with the fault's event or splits it. Seen as
+#  - a starvation-sized event (<= NOISE) beside the fault's event;
+#  - the fault's event beginning before the fault, or ending after it, by
+#    more than the check's tolerance and at most a starvation;
+#  - the run's other starvations, at a steady period, falling due there.
+# A backend that splits or stretches every event fails anyway: the last
+# attempt is judged whatever it meets.
+coincided() {
+	local what=$1 f=$2 at=$3 b p why
+	p=$(jq '.config.period_ns' "$J")
+	b=$(jq '.config.buffer_ns' "$J")
+	why=$(jq -r "$START_NS as \$s | (\$at - \$s) as \$from |
+		(\$from - \$p - 20000000) as \$lo | (\$from + \$f + \$b + \$p + 20000000) as \$hi |
+		[.xrun_events[] | select(.source != \"server\")] as \$all |
+		[\$all[] | select(.t_ns <= \$hi and .t_ns + .duration_ns >= \$lo)] as \$near |
+		[\$all[] | select(.duration_ns <= \$noise and (.t_ns > \$hi + \$noise or .t_ns + .duration_ns < \$lo - \$noise)) |
+		 .t_ns] as \$ts | (\$ts | length) as \$n |
+		def ms: . / 1000000 | floor | tostring;
+		if \$own == 0 then
+			# any path: a short xrun beside the fault's, and others like it
+			# elsewhere in this run (a loaded machine's)
+			# (short: at most NOISE or a quarter of the fault)
+			([\$noise, \$f / 4] | max) as \$short |
+			[\$all[] | select(.duration_ns <= \$short and (.t_ns > \$hi + \$short or .t_ns + .duration_ns < \$lo - \$short))] as \$away |
+			if (\$near | length) >= 2 and ([\$near[] | select(.duration_ns <= \$short)] | length) >= 1 and (\$away | length) >= 1 then
+				\"a short xrun of its own beside it at \([\$near[] | select(.duration_ns <= \$short) | .t_ns][0] | ms) ms, and \(\$away | length) more in the run\"
+			else empty end
+		elif (\$near | length) >= 2 and ([\$near[] | select(.duration_ns <= \$noise)] | length) >= 1 then
+			\"a starvation of its own beside it at \([\$near[] | select(.duration_ns <= \$noise) | .t_ns][0] | ms) ms\"
+		elif (\$near | length) == 1 and \$near[0].t_ns < \$lo and \$lo - \$near[0].t_ns <= \$noise then
+			\"its event began \(\$from - \$near[0].t_ns | ms) ms before it\"
+		elif (\$near | length) == 1 and \$near[0].t_ns + \$near[0].duration_ns > \$hi and
+			\$near[0].t_ns + \$near[0].duration_ns - \$hi <= \$noise then
+			\"its event ended \(\$near[0].t_ns + \$near[0].duration_ns - \$from - \$f | ms) ms after it\"
+		elif \$n >= 2 then
+			((\$ts[\$n - 1] - \$ts[0]) / (\$n - 1)) as \$d |
+			# a steady period: every gap within 10 % of the mean one
+			if [range(1; \$n) | \$ts[.] - \$ts[. - 1] | select(. < 0.9 * \$d or . > 1.1 * \$d)] | length > 0 then empty else
+			# one falling due at the fault's start or its end (one inside it is swallowed)
+			[range(-8; 9) | \$ts[0] + . * \$d |
+			 select((. + \$noise >= \$lo and . <= \$from + \$b + \$p) or (. + \$noise >= \$from + \$f and . <= \$hi))] |
+			if length > 0 then \"one every \(\$d | ms) ms in this run fell due at \(.[0] | ms) ms\" else empty end end
+		else empty end" \
+		--argjson at "$at" --argjson f "$f" --argjson b "$b" --argjson p "$p" \
+		--argjson noise "$NOISE" --argjson own "$OWN_STARVING" "$J" 2>/dev/null)
+	[ -n "$why" ] || return 1
+	echo "# $what: the path starved on its own beside the fault ($why): planted again"
+	return 0
+}
+
 # --- a SIGSTOP stall of 150..400 ms at a random point
-S=$(truth_random 150 400)
-if truth_start "$J" "${PRE[@]}" "$AUDIOLAT" run "${RUN[@]}" -d 4s; then
-	sleep "0.$(truth_random 2 9)" # the random point: the fault's timing, not a wait
-	truth_stall "$S" || t_result 1 "truth-stall stopped audiolat"
-	truth_wait
-	t_result $? "stall of $S ms: the run exits 0"
-	check_fault "stall $S ms" "$STALL_NS" "$STOP_REAL_NS"
-else
-	t_result 1 "stall: the run measures"
-fi
+for attempt in 1 2 3 4; do
+	S=$(truth_random 150 400)
+	if truth_start "$J" "${PRE[@]}" "$AUDIOLAT" run "${RUN[@]}" -d 4s; then
+		sleep "0.$(truth_random 2 9)" # the random point: the fault's timing, not a wait
+		truth_stall "$S"
+		stopped=$?
+		truth_wait
+		ran=$?
+		[ "$attempt" -lt 4 ] && [ "$ran" = 0 ] && coincided "stall $S ms" "$STALL_NS" "$STOP_REAL_NS" && continue
+		t_result "$stopped" "truth-stall stopped audiolat"
+		t_result "$ran" "stall of $S ms: the run exits 0"
+		check_fault "stall $S ms" "$STALL_NS" "$STOP_REAL_NS"
+	else
+		t_result 1 "stall: the run measures"
+	fi
+	break
+done
 
 # --- a SCHED_FIFO 90 hog of 80..150 ms on the audio thread's CPU
-H=$(truth_random 80 150)
 CPU=$(($(nproc) - 1))
-if [ "$(nproc)" -lt 2 ]; then
-	t_result 1 "hog: two CPUs or more (one for the hog and audiolat, one for the rest)"
-# (-L 20: the hog and the audio thread's work together stay under the
-# kernel's real-time bandwidth, sched_rt_runtime_us: no throttling after it)
-elif truth_start "$J" "${PRE[@]}" "$AUDIOLAT" run "${RUN[@]}" -d 4s -p 80 -L 20; then
-	case $BE in
-	jack | pwjack) truth_pin_rt "$CPU" ne 80 ;; # JACK's client thread
-	# (pipewire: PipeWire's data thread, which -p set to 80, with the run's waiting thread)
-	*) truth_pin_rt "$CPU" eq 80 ;;             # audiolat's audio thread
-	esac
-	t_result $? "hog: the audio thread pinned to CPU $CPU, the rest elsewhere"
-	sleep "0.$(truth_random 2 9)"
-	truth_hog "$CPU" "$H"
-	t_result $? "hog of $H ms at SCHED_FIFO 90 on CPU $CPU ran"
-	truth_wait
-	t_result $? "hog of $H ms: the run exits 0"
-	check_fault "hog $H ms" "$HOG_NS" "$HOG_REAL_NS"
-else
-	t_result 1 "hog: the run measures"
-fi
+for attempt in 1 2 3 4; do
+	H=$(truth_random 80 150)
+	if [ "$(nproc)" -lt 2 ]; then
+		t_result 1 "hog: two CPUs or more (one for the hog and audiolat, one for the rest)"
+	# (-L 20: the hog and the audio thread's work together stay under the
+	# kernel's real-time bandwidth, sched_rt_runtime_us: no throttling after it)
+	elif truth_start "$J" "${PRE[@]}" "$AUDIOLAT" run "${RUN[@]}" -d 4s -p 80 -L 20; then
+		case $BE in
+		jack | pwjack) truth_pin_rt "$CPU" ne 80 ;; # JACK's client thread
+		# (pipewire: PipeWire's data thread, which -p set to 80, with the run's waiting thread)
+		*) truth_pin_rt "$CPU" eq 80 ;;             # audiolat's audio thread
+		esac
+		pinned=$?
+		sleep "0.$(truth_random 2 9)"
+		truth_hog "$CPU" "$H"
+		hogged=$?
+		truth_wait
+		ran=$?
+		[ "$attempt" -lt 4 ] && [ "$ran" = 0 ] && coincided "hog $H ms" "$HOG_NS" "$HOG_REAL_NS" && continue
+		t_result "$pinned" "hog: the audio thread pinned to CPU $CPU, the rest elsewhere"
+		t_result "$hogged" "hog of $H ms at SCHED_FIFO 90 on CPU $CPU ran"
+		t_result "$ran" "hog of $H ms: the run exits 0"
+		check_fault "hog $H ms" "$HOG_NS" "$HOG_REAL_NS"
+	else
+		t_result 1 "hog: the run measures"
+	fi
+	break
+done
 
 # --- a sustained lateness: 2 ms of every cycle, by a JACK client ahead of ours
 if [ -n "$LATE" ]; then
 	LATE_RUN=("${RUN[@]}")
-	# the lateness on the capture side of the ALSA plugin (its JACK client reads our input)
-	[ "$BE" = plugjack ] && LATE_RUN=(-b alsa -D plug:jack -P 256 -n 2 --capture)
+	# the lateness on the capture side of the ALSA plugin (its JACK client
+	# reads our input; 3 periods: a machine's own hiccup must be over 2
+	# periods, not 1, to overrun it)
+	[ "$BE" = plugjack ] && LATE_RUN=(-b alsa -D plug:jack -P 256 -n 3 --capture)
 	# our node's input ports, for the slow filter to feed
 	[ "$BE" = pipewire ] && LATE_RUN=(-b pipewire --duplex)
 	# (-L 20: our work and the 2 ms ahead of it stay well inside a period)
-	"${PRE[@]}" "$AUDIOLAT" run "${LATE_RUN[@]}" -L 20 -d 7s -q --no-db --json "$J" \
-		--load "idle:3s,cmd:$WRAP $SLOW 2000 $LATE:4s" >"$OUT" 2>"$ERR"
-	t_result $? "lateness: the run with a 2 ms client ahead of it exits 0"
+	# An xrun of the path's own (a loaded machine) that the plugin hides
+	# restarts the frame clock the boundaries come from (docs/truth.md): the
+	# new line starts at the lateness, which then reads 0. Measured again
+	# (at most twice); the third attempt is judged whatever it met.
+	# Likewise when jackd slipped (a loaded machine), as its log says: its
+	# dummy driver was late itself and re-anchored its clock later by that
+	# (JackTimedDriver::Process XRun = N usec), which no card's crystal
+	# does; or it skipped our client for cycles it had not finished
+	# (JackEngine::XRun: client = audiolat...), fewer than the buffer holds
+	# (pcm_jack drops them and says nothing, docs/truth.md). Either reads
+	# as lateness from then on: on plug:jack no notification starts a new
+	# line. (Slips of 200 us in all or less are left alone.)
+	slog=$T_TMP/jackd-${SRV_JACKD_NAME:-none}.log
+	for attempt in 1 2 3; do
+		seen=$(cat "$slog" 2>/dev/null | wc -l)
+		"${PRE[@]}" "$AUDIOLAT" run "${LATE_RUN[@]}" -L 20 -d 7s -q --no-db --json "$J" \
+			--load "idle:3s,cmd:$WRAP $SLOW 2000 $LATE:4s" >"$OUT" 2>"$ERR"
+		ran=$?
+		own=$(jq -c '[.xrun_events[] | select(.source == "account") | [.t_ns, .duration_ns]]' "$J" 2>/dev/null)
+		slips=$(tail -n +$((seen + 1)) "$slog" 2>/dev/null | awk '
+			/JackTimedDriver::Process XRun = [0-9]+ usec/ { n++; t += $(NF - 1) }
+			/JackEngine::XRun: client = audiolat/ { c++ }
+			END { if (t > 200) printf "its clock %d times, %d us in all; ", n, t
+			      if (c) printf "our client %d cycles", c }')
+		[ "$attempt" -lt 3 ] && [ "$ran" = 0 ] && { [ -n "$slips" ] || { [ -n "$own" ] && [ "$own" != "[]" ]; }; } || break
+		[ -z "$slips" ] || echo "# lateness: jackd slipped ($slips): measured again"
+		[ -z "$own" ] || [ "$own" = "[]" ] ||
+			echo "# lateness: the path's own xruns [t_ns, duration_ns] $own restarted its frame clock: measured again"
+	done
+	t_result $ran "lateness: the run with a 2 ms client ahead of it exits 0"
 	tjq "lateness: the slow phase ran its client (no load error)" '.phases[1].error == null' "$J"
 	tjq "lateness: the idle phase's p50 is under 1 ms" '.phases[0].wake_latency_ns.p50 < 1000000' "$J"
 	tjq "lateness: the slow phase's p50 is 2 ms above the idle one's (1.8..2.4)" \
@@ -226,10 +343,15 @@ if [ -n "$LATE" ]; then
 		"# truth-record: '"$BE"' lateness truth_us=2000 idle_p50_us=\(.phases[0].wake_latency_ns.p50 | us)" +
 		" slow_p50_us=\(.phases[1].wake_latency_ns.p50 | us)" +
 		" delta_us=\((.phases[1].wake_latency_ns.p50 - .phases[0].wake_latency_ns.p50) | us)"' "$J" 2>/dev/null
-	# (missed periods only where a stall lost them: a loaded machine has its own)
+	# (missed periods only where a stall lost them: a loaded machine has its
+	# own; and no more periods than the phase lasts, but for one a server
+	# notification: jackd's dummy driver, late, re-anchors and runs a cycle
+	# early: 767 served and missed in a phase of 752.6 due with 19 of them,
+	# b6c4404's binary as much; counting the 32 missed twice would be 799)
 	tjq "lateness: no period counted twice (missed and served)" \
-		'.phases[1] as $ph | $ph.missed_periods <= $ph.lost_periods + 2 and
-		 $ph.periods <= ($ph.end_ns - $ph.start_ns) / .config.period_ns + 3' "$J"
+		'.phases[1] as $ph | ([.xrun_events[] | select(.phase == $ph.name and .source == "server")] | length) as $srv |
+		 $ph.missed_periods <= $ph.lost_periods + 2 and
+		 $ph.periods <= ($ph.end_ns - $ph.start_ns) / .config.period_ns + 3 + $srv' "$J"
 fi
 
 t_done

@@ -5,6 +5,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -113,7 +115,17 @@ help(void **state)
 	(void)state;
 	assert_int_equal(PARSE("--help"), 0);
 	assert_true(p.help);
-	assert_non_null(strstr(al_run_help, "--max-latency"));
+	{
+		char *text = NULL;
+		size_t size = 0;
+		FILE *f = open_memstream(&text, &size);
+
+		assert_non_null(f);
+		al_opts_help(f, al_run_optdefs, 25);
+		fclose(f);
+		assert_non_null(strstr(text, "\n      --max-latency TIME exit 3 when"));
+		free(text);
+	}
 }
 
 /* --label, --db, --no-db (the results database, docs/store.md) */

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What audiolat compare asks of its results (compare.h): of one kind, run
+ * or MIDI; compared one by one or by groups; and what its exit status
+ * asks of the comparison: is anything significantly worse?
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/text.h"
+#include "compare.h"
+#include "doc.h"
+
+long
+al_compare_odd_one(const struct al_report_doc *in, size_t n, bool *midi)
+{
+	*midi = n > 0 && al_doc_is_midi(in[0].doc);
+	for (size_t i = 0; i < n; i++)
+		if (!(*midi ? al_doc_is_midi(in[i].doc) : al_doc_is_run(in[i].doc)))
+			return (long)i;
+	return -1;
+}
+
+bool
+al_compare_any_worse(const json_t *cmp)
+{
+	const json_t *scope, *c, *st;
+	size_t i, j, k;
+
+	json_array_foreach(json_object_get(cmp, "scopes"), i, scope)
+		json_array_foreach(json_object_get(scope, "comparisons"), j, c)
+			json_array_foreach(json_object_get(c, "statistics"), k, st)
+				if (!strcmp(al_doc_str(st, "verdict", ""), "worse"))
+					return true;
+	return false;
+}
+
+const json_t *
+al_compare_groups_worse(const json_t *cmp)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(json_object_get(cmp, "verdicts"), i, v)
+		if (!strcmp(al_doc_str(v, "verdict", ""), "worse"))
+			return v;
+	return NULL;
+}
+
+/* The results all of one kind, else -EPROTO naming the first of another. */
+static int
+one_kind(const struct al_report_doc *in, size_t n, bool *midi, char *err, size_t err_size)
+{
+	char name[256], schema[64];
+	long odd = al_compare_odd_one(in, n, midi);
+
+	if (odd < 0)
+		return 0;
+	al_text_term_safe(in[odd].source, name, sizeof(name), sizeof(name));
+	al_text_term_safe(al_doc_str(in[odd].doc, "schema", "?"), schema, sizeof(schema),
+			  sizeof(schema));
+	snprintf(err, err_size, "%s: schema %s: compare takes audiolat.run results, or "
+		 "audiolat.midi/1 results of midi record/analyze (not mixed)", name, schema);
+	return -EPROTO;
+}
+
+int
+al_compare_docs(const struct al_report_doc *in, size_t n, const struct al_compare_req *q,
+		struct al_compare_out *out, char *err, size_t err_size)
+{
+	const json_t *v;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!n)
+		return snprintf(err, err_size, "no runs in the results database"), -ENODATA;
+	rc = one_kind(in, n, &out->midi, err, err_size);
+	if (rc)
+		return rc;
+	out->groups = q->group && !out->midi;
+	if (out->groups) {
+		rc = al_compare_groups(in, n, &q->go, &out->cmp, err, err_size);
+		if (!rc && (v = al_compare_groups_worse(out->cmp)))
+			snprintf(out->worse, sizeof(out->worse),
+				 "group %s is significantly worse than %s", al_doc_str(v, "group", "?"),
+				 al_doc_str(v, "baseline", "?"));
+		return rc;
+	}
+	if (out->midi && n > 26)
+		return snprintf(err, err_size, "at most 26 MIDI results"), -EINVAL;
+	rc = out->midi ? al_compare_midi(in, n, &q->co, &out->cmp) : al_compare(in, n, &q->co, &out->cmp);
+	if (rc) /* a document it cannot compare is bad input, not a bad command line */
+		return snprintf(err, err_size, "%s", strerror(-rc)), rc == -EINVAL ? -EPROTO : rc;
+	if (al_compare_any_worse(out->cmp))
+		snprintf(out->worse, sizeof(out->worse),
+			 "a result is significantly worse than the baseline");
+	return 0;
+}
