@@ -301,15 +301,17 @@ alsa_wait(void *priv, struct al_wake *w)
 	if (state == SND_PCM_STATE_RUNNING &&
 	    (base == AL_STAMP_MONOTONIC || base == AL_STAMP_REALTIME)) {
 		stamp_ns = al_stamp_to_mono(stamp_ns, base, mono_ns, real_ns);
-		w->boundary_ns = stamp_ns - frames_ns(a, avail - (snd_pcm_sframes_t)a->period_frames);
-		if (w->boundary_ns < w->wake_ns) {
+		if (stamp_ns < w->wake_ns) {
+			w->boundary_ns = stamp_ns -
+					 frames_ns(a, avail - (snd_pcm_sframes_t)a->period_frames);
 			a->bound_stamp++;
 			return 0;
 		}
 		/*
-		 * The pointer is no newer than our wake-up (ioplug stamps the
-		 * call): when the device's frame clock freed the oldest free
-		 * period, by the grid.
+		 * The pointer's stamp is no older than our wake-up (ioplug
+		 * stamps the call, however many periods are free: a late wake
+		 * finds more than one): when the device's frame clock freed
+		 * the oldest free period, by the grid.
 		 */
 		w->boundary_ns = al_grid_boundary(&a->grid,
 						  a->play ? a->play_frames - (int64_t)a->buffer_frames +
