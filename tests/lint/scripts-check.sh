@@ -29,6 +29,8 @@ test('fails', sh, args: ['-c', 'echo 1..2; echo ok 1 - a; echo not ok 2 - b'],
   protocol: 'tap', suite: 'fails')
 test('crash', sh, args: ['-c', 'echo 1..2; echo ok 1 - a; kill -SEGV $$'],
   protocol: 'tap', suite: 'crash')
+test('flaky', sh, args: ['-c', 'sleep 1.5; echo 1..1; if [ -e "$FLAKY_MARK" ]; then echo ok 1 - a; else touch "$FLAKY_MARK"; echo not ok 1 - a; fi'],
+  protocol: 'tap', suite: 'flaky')
 EOF
 cat >"$P/prog.c" <<'EOF'
 #include <stdio.h>
@@ -66,6 +68,29 @@ check_run "cmocka's skip without cmocka-tap.sh: counted a skip, and meson's fail
 check_run "a failed check fails" 1 "1 passed, 1 failed, 0 skipped" --suite fails
 check_run "a crash after a passed check: one failure" 1 "1 passed, 1 failed, 0 skipped" --suite crash
 t_grep "$ERR" 'crash: .* without a failed check' "... saying why"
+
+# the host's steal (/proc/stat's 8th figure, a fake one here): a test that
+# failed while the host took the CPU is run again, and its last attempt
+# counts; on a quiet host it is not
+STAT=$T_TMP/stat
+export AUDIOLAT_PROC_STAT=$STAT AUDIOLAT_QUIET_S=0 FLAKY_MARK=$T_TMP/flaky.mark
+echo "cpu  100 0 100 1000 0 0 0 0 0 0" >"$STAT"
+check_run "a test that fails once on a quiet host: a failure, no rerun" \
+	1 "0 passed, 1 failed, 0 skipped" --suite flaky
+t_nogrep "$OUT" 'run again' "... not run again"
+rm -f "$FLAKY_MARK"
+# the host takes 1 s of each CPU-second from now (2 CPUs: 50 %)
+(s=0; while :; do s=$((s + 20)); echo "cpu  100 0 100 1000 0 0 0 $s 0 0" >"$STAT.new"; mv "$STAT.new" "$STAT"; sleep 0.2; done) &
+steal_pid=$!
+check_run "the same test while the host steals: run again, its second attempt counts" \
+	0 "1 passed, 0 failed, 0 skipped" --suite flaky
+t_grep "$OUT" 'flaky failed while the host took [0-9]+ ms of the CPU time \(steal, [0-9.]+ %\).*run again \(attempt 2 of 3\)' "... saying why"
+t_grep "$OUT" 'flaky: OK on attempt 2' "... and how it went"
+check_run "a test that always fails, while the host steals: run twice more, still a failure" \
+	1 "1 passed, 1 failed, 0 skipped" --suite fails
+t_grep "$OUT" 'fails: FAIL on attempt 3' "... after its third attempt"
+kill "$steal_pid"
+unset AUDIOLAT_PROC_STAT AUDIOLAT_QUIET_S
 
 # a rebuild that fails: meson exits 125 before running anything
 echo 'int main(void) { return syntax error; }' >"$P/prog.c"
