@@ -378,7 +378,7 @@ hb_metrics(const struct al_load_shm *shm, int64_t work_ns, struct al_metric *m, 
 	/* over the completed runs only: a run cut short by the phase end has no time */
 	al__load_metric(&m[0], "messages_per_s", al__load_per_s(shm, 2, (int64_t)run_ns),
 			"1/s");
-	al__load_metric(&m[1], "s_per_run", runs ? s / (double)runs : 0, "s");
+	al__load_metric(&m[1], "s_per_run", runs ? s / (double)runs : NAN, "s");
 	al__load_metric(&m[2], "runs", (double)runs, "");
 	return 3;
 }

@@ -7,6 +7,7 @@
 #error "load-private.h is for src/load only"
 #endif
 
+#include <math.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
@@ -117,7 +118,8 @@ al__load_per_s(const struct al_load_shm *shm, int i, int64_t work_ns)
 {
 	double s = (double)work_ns / AL_NS_PER_SEC;
 
-	return s > 0 ? (double)al__load_get(shm, i) / s : 0;
+	/* a rate over no time was not measured: NAN, a null in the documents */
+	return s > 0 ? (double)al__load_get(shm, i) / s : NAN;
 }
 
 /* Append s to the NUL-terminated buf of size bytes, truncating. */

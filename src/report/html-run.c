@@ -78,6 +78,8 @@ load_row(FILE *f, const json_t *ph)
 	{
 		char buf[96];
 
+		if (!json_is_number(json_object_get(v, "value")))
+			continue; /* not measured */
 		al_format_si(al_doc_real(v, "value", 0), al_doc_str(v, "unit", ""), buf,
 			     sizeof(buf));
 		fputs(" · ", f);

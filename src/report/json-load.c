@@ -35,7 +35,7 @@ al_report_load_json(const struct al_phase *ph, const char *name, int64_t elapsed
 	for (i = 0; i < ph->n_throughput; i++) {
 		json_t *m = json_object();
 
-		json_object_set_new(m, "value", json_real(ph->throughput[i].value));
+		json_object_set_new(m, "value", al_json_real_or_null(ph->throughput[i].value));
 		json_object_set_new(m, "unit", json_string(ph->throughput[i].unit));
 		json_object_set_new(tp, ph->throughput[i].name, m);
 	}
@@ -48,7 +48,9 @@ al_report_load_json(const struct al_phase *ph, const char *name, int64_t elapsed
 static void
 format_value(double v, char *buf, size_t size)
 {
-	if (v == (double)(long long)v && v < 1e15 && v > -1e15)
+	if (!isfinite(v))
+		snprintf(buf, size, "-"); /* not measured (the document's null) */
+	else if (v == (double)(long long)v && v < 1e15 && v > -1e15)
 		snprintf(buf, size, "%lld", (long long)v);
 	else if (v >= 100 || v <= -100)
 		snprintf(buf, size, "%.1f", v);
@@ -77,7 +79,7 @@ al_report_load_text(FILE *f, const json_t *doc, bool quiet, bool classic)
 
 	if (classic && !al_doc_str(doc, "error", NULL) && !interrupted && json_object_size(tp) >= 2) {
 		json_object_foreach((json_t *)tp, key, m)
-			if (i++ == 1)
+			if (i++ == 1 && isfinite(value_of(m)))
 				fprintf(f, "Time: %.3f\n", value_of(m));
 		return;
 	}

@@ -76,8 +76,9 @@ phase_json(const struct al_result *r, const struct al_phase *ph)
 
 	for (i = 0; i < ph->n_throughput; i++)
 		json_object_set_new(tp, ph->throughput[i].name,
-				    json_pack("{s:f, s:s}", "value", ph->throughput[i].value,
-					      "unit", ph->throughput[i].unit));
+				    json_pack("{s:o, s:s}", "value",
+					      al_json_real_or_null(ph->throughput[i].value), "unit",
+					      ph->throughput[i].unit));
 	/* names and units of metrics are ours (ASCII); names of phases may not be */
 	json_object_set_new(o, "name", al_json_text(ph->name));
 	json_object_set_new(o, "load", al_json_text(ph->load));

@@ -146,7 +146,8 @@ phases_json(const struct al_midi_result *r, bool loop)
 		json_object_set_new(p, "error", al_json_text(ph->error[0] ? ph->error : NULL));
 		for (k = 0; k < ph->n_throughput; k++)
 			json_object_set_new(tp, ph->throughput[k].name,
-					    json_pack("{s:f, s:s}", "value", ph->throughput[k].value,
+					    json_pack("{s:o, s:s}", "value",
+						      al_json_real_or_null(ph->throughput[k].value),
 						      "unit", ph->throughput[k].unit));
 		json_object_set_new(p, "throughput", tp);
 		if (loop) {

@@ -5,6 +5,7 @@
  * sizes: a second or two in all.
  */
 #include <dirent.h>
+#include <math.h>
 #include <errno.h>
 #include <sched.h>
 #include <setjmp.h>
@@ -214,6 +215,28 @@ hackbench_runs_end_the_phase(void **state)
 	assert_non_null(strstr(ph.load, "mode=thread ipc=pipe"));
 }
 
+/*
+ * A phase that ends before hackbench's first run does: its rates are over
+ * the completed runs' time, none, so not measured (NAN: null in the
+ * documents), never 0; the count of runs is measured, 0.
+ */
+static void
+hackbench_without_a_run_is_not_measured(void **state)
+{
+	struct al_load_opts o;
+	struct al_phase ph;
+	int pr;
+
+	(void)state;
+	opts_small(&o);
+	o.hb_loops = 100000000;
+	assert_int_equal(run_phase("hackbench", &o, 300 * AL_NS_PER_MS, &ph, &pr), 0);
+	assert_string_equal(ph.error, "");
+	assert_true(metric(&ph, "runs") == 0);
+	assert_true(isnan(metric(&ph, "messages_per_s")));
+	assert_true(isnan(metric(&ph, "s_per_run")));
+}
+
 /* May a process of ours run SCHED_FIFO at prio? (tried in a child) */
 static bool
 fifo_permitted(int prio)
@@ -376,6 +399,7 @@ main(void)
 		cmocka_unit_test(each_load_works),
 		cmocka_unit_test(idle_and_combined),
 		cmocka_unit_test(hackbench_runs_end_the_phase),
+		cmocka_unit_test(hackbench_without_a_run_is_not_measured),
 		cmocka_unit_test(rt_migrate_runs),
 		cmocka_unit_test(cmd_is_restarted),
 		cmocka_unit_test(failures_are_reported),
