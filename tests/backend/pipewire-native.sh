@@ -77,12 +77,27 @@ t_exit 0 "--duplex: exits 0" "$AUDIOLAT" run -b pipewire --duplex -d 1s --no-db 
 t_json "--duplex: periods measured" '.config.duplex == true and .total.periods > 150' "$J"
 
 # --- a quantum forced mid-run: one event, the statistics split there
-run_tty "$OUT" "$T_TMP/q.log" "$AUDIOLAT" run -b pipewire -d 4s --no-db --no-histogram --json "$J"
-t_measuring 10 "quantum: the run measures (200 periods)" "$T_TMP/q.log" 200
-t_true "pw-metadata forces the quantum to 512" pw-metadata -n settings 0 clock.force-quantum 512
-wait $TTY_PID
-t_result $? "quantum: the run exits 0"
-pw-metadata -n settings 0 clock.force-quantum 0 >/dev/null
+# (an xrun of the machine's own beside the change, when the same run has
+# others away from it, is the machine's: measured again, at most twice,
+# and said; a change taken for a stall has none elsewhere and is judged)
+near='.period_changes[0].t_ns as $t | [.xrun_events[] | select(.t_ns > $t - 21333333 and .t_ns < $t + 21333333)] | length'
+for attempt in 1 2 3; do
+	run_tty "$OUT" "$T_TMP/q.log" "$AUDIOLAT" run -b pipewire -d 4s -L 20 --no-db --no-histogram --json "$J"
+	wait_until 10 "the quantum run to measure 200 periods" measuring "$T_TMP/q.log" 200
+	measured=$?
+	pw-metadata -n settings 0 clock.force-quantum 512 >/dev/null 2>&1
+	forced=$?
+	wait $TTY_PID
+	ran=$?
+	pw-metadata -n settings 0 clock.force-quantum 0 >/dev/null
+	n_near=$(jq "$near" "$J" 2>/dev/null)
+	n_all=$(jq '.xrun_events | length' "$J" 2>/dev/null)
+	[ "$attempt" -lt 3 ] && [ "$ran" = 0 ] && [ "${n_near:-0}" -gt 0 ] && [ "${n_all:-0}" -gt "${n_near:-0}" ] || break
+	echo "# quantum: $n_near xrun(s) beside the change and $((n_all - n_near)) away from it (the machine's own): measured again"
+done
+t_result "$measured" "quantum: the run measures (200 periods)"
+t_result "$forced" "pw-metadata forces the quantum to 512"
+t_result "$ran" "quantum: the run exits 0"
 t_json "one period change, to 512 frames at 48000 Hz" \
 	'.period_changes | length == 1 and .[0].period_frames == 512 and .[0].rate == 48000 and
 	 .[0].from_period_frames == 256' "$J"
