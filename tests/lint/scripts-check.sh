@@ -29,7 +29,7 @@ test('fails', sh, args: ['-c', 'echo 1..2; echo ok 1 - a; echo not ok 2 - b'],
   protocol: 'tap', suite: 'fails')
 test('crash', sh, args: ['-c', 'echo 1..2; echo ok 1 - a; kill -SEGV $$'],
   protocol: 'tap', suite: 'crash')
-test('flaky', sh, args: ['-c', 'sleep 1.5; echo 1..1; if [ -e "$FLAKY_MARK" ]; then echo ok 1 - a; else touch "$FLAKY_MARK"; echo not ok 1 - a; fi'],
+test('flaky', sh, args: ['-c', 'sleep 0.7; [ -z "$FLAKY_BURST" ] || echo "cpu  100 0 100 1000 0 0 0 $FLAKY_BURST 0 0" >"$AUDIOLAT_PROC_STAT"; sleep 0.8; echo 1..1; if [ -e "$FLAKY_MARK" ]; then echo ok 1 - a; else touch "$FLAKY_MARK"; echo not ok 1 - a; fi'],
   protocol: 'tap', suite: 'flaky')
 EOF
 cat >"$P/prog.c" <<'EOF'
@@ -79,12 +79,19 @@ check_run "a test that fails once on a quiet host: a failure, no rerun" \
 	1 "0 passed, 1 failed, 0 skipped" --suite flaky
 t_nogrep "$OUT" 'run again' "... not run again"
 rm -f "$FLAKY_MARK"
+# one burst: 100 ms of the CPU time in one second while it ran (from the
+# test itself, in its middle), 2 % or so of its time in all
+FLAKY_BURST=10 check_run "the same test when the host took 100 ms in one second: run again" \
+	0 "1 passed, 0 failed, 0 skipped" --suite flaky
+t_grep "$OUT" 'at most [0-9]+ ms in a second.*run again \(attempt 2 of 3\)' "... saying why"
+echo "cpu  100 0 100 1000 0 0 0 0 0 0" >"$STAT"
+rm -f "$FLAKY_MARK"
 # the host takes 1 s of each CPU-second from now (2 CPUs: 50 %)
 (s=0; while :; do s=$((s + 20)); echo "cpu  100 0 100 1000 0 0 0 $s 0 0" >"$STAT.new"; mv "$STAT.new" "$STAT"; sleep 0.2; done) &
 steal_pid=$!
 check_run "the same test while the host steals: run again, its second attempt counts" \
 	0 "1 passed, 0 failed, 0 skipped" --suite flaky
-t_grep "$OUT" 'flaky failed while the host took [0-9]+ ms of the CPU time \(steal, [0-9.]+ %\).*run again \(attempt 2 of 3\)' "... saying why"
+t_grep "$OUT" 'flaky failed while the host took [0-9]+ ms of the CPU time \(steal, [0-9.]+ %, at most [0-9]+ ms in a second\).*run again \(attempt 2 of 3\)' "... saying why"
 t_grep "$OUT" 'flaky: OK on attempt 2' "... and how it went"
 check_run "a test that always fails, while the host steals: run twice more, still a failure" \
 	1 "1 passed, 1 failed, 0 skipped" --suite fails
