@@ -29,6 +29,8 @@ test('fails', sh, args: ['-c', 'echo 1..2; echo ok 1 - a; echo not ok 2 - b'],
   protocol: 'tap', suite: 'fails')
 test('crash', sh, args: ['-c', 'echo 1..2; echo ok 1 - a; kill -SEGV $$'],
   protocol: 'tap', suite: 'crash')
+test('burster', sh, args: ['-c', 'echo "cpu  100 0 100 1000 0 0 0 50 0 0" >"$AUDIOLAT_PROC_STAT"; sleep 1.6; echo 1..1; echo ok 1 - a'],
+  protocol: 'tap', suite: 'before')
 test('flaky', sh, args: ['-c', 'sleep 0.7; [ -z "$FLAKY_BURST" ] || echo "cpu  100 0 100 1000 0 0 0 $FLAKY_BURST 0 0" >"$AUDIOLAT_PROC_STAT"; sleep 0.8; echo 1..1; if [ -e "$FLAKY_MARK" ]; then echo ok 1 - a; else touch "$FLAKY_MARK"; echo not ok 1 - a; fi'],
   protocol: 'tap', suite: 'flaky')
 EOF
@@ -79,6 +81,12 @@ check_run "a test that fails once on a quiet host: a failure, no rerun" \
 	1 "0 passed, 1 failed, 0 skipped" --suite flaky
 t_nogrep "$OUT" 'run again' "... not run again"
 rm -f "$FLAKY_MARK"
+# a burst before it ran (500 ms, from the test before it) is not its own
+check_run "a burst of steal before the test ran: no rerun" \
+	1 "1 passed, 1 failed, 0 skipped" --suite before --suite flaky
+t_nogrep "$OUT" 'run again' "... not run again"
+rm -f "$FLAKY_MARK"
+echo "cpu  100 0 100 1000 0 0 0 0 0 0" >"$STAT"
 # one burst: 100 ms of the CPU time in one second while it ran (from the
 # test itself, in its middle), 2 % or so of its time in all
 FLAKY_BURST=10 check_run "the same test when the host took 100 ms in one second: run again" \
