@@ -50,9 +50,10 @@ record() {
 			/JackEngine::XRun: client = .* was not finished/ { c++ }
 			END { if (d) printf "its driver late %d times; ", d; if (c) printf "%d cycles not finished", c }')
 		[ "$attempt" -lt 3 ] && [ "$rc" = 0 ] && [ "$hz" -gt 0 ] && [ -n "$slips" ] || break
-		python3 "$MEASURE" "$wav" 2>/dev/null | jq -e --argjson f "$hz" \
+		python3 "$MEASURE" "$wav" >"$T_TMP/$label.try.json" 2>/dev/null
+		json_ok --argjson f "$hz" \
 			'.tone_seconds >= 0.5 and ((.freq_hz - $f) | fabs) <= $f / 1000 and .max_channel_diff < 0.001' \
-			>/dev/null 2>&1 && break
+			"$T_TMP/$label.try.json" >/dev/null && break
 		echo "# $label: not the tone, and jackd slipped during the recording ($slips): recorded again"
 	done
 	t_result "$rc" "$label: jack_rec records 1 s of them"
