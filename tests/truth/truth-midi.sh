@@ -44,29 +44,45 @@ esac
 port_there() { "${PRE[@]}" jack_lsp 2>/dev/null | grep -qx 'audiolat-record:in'; }
 connected() { "${PRE[@]}" jack_lsp -c 2>/dev/null | grep -A1 -x 'truth-midi:out' | grep -q 'audiolat-record:in'; }
 
-S=$(truth_random 40 150)
-"${PRE[@]}" "$AUDIOLAT" midi record --interval 100ms -d 60s --no-db -q --json "$J" >"$OUT" 2>"$ERR" &
-TRUTH_PID=$!
-t_wait 20 "record's port audiolat-record:in is there" port_there
-"${PRE[@]}" "$SOURCE" audiolat-record:in 4800 "$SRC" 2>"$T_TMP/source.err" &
-SP=$!
-t_wait 20 "the source plays into it" connected
-# the random point: the fault's timing, not a wait
-sleep "1.$(truth_random 0 9)"
-out=$("$TRUTH_BIN/truth-stall" "$SERVER_PID" "$S")
-t_result $? "the server (pid $SERVER_PID) stopped for $S ms"
-eval "${out// /; }"
-# events after the stall, as many as before it
-sleep 1.5
-kill -TERM "$SP"
-wait "$SP"
-t_result $? "the source ends on SIGTERM and writes its times"
-SP=
-kill -INT "$TRUTH_PID"
-truth_wait
-t_result $? "record ends on SIGINT with exit 0 (results kept)"
-TRUTH_PID=
+# measure: record, the source into it, the server stopped for a random
+# S ms at a random point, then both ended; the source's times in $SRC
+measure() {
+	S=$(truth_random 40 150)
+	"${PRE[@]}" "$AUDIOLAT" midi record --interval 100ms -d 60s --no-db -q --json "$J" >"$OUT" 2>"$ERR" &
+	TRUTH_PID=$!
+	t_wait 20 "record's port audiolat-record:in is there" port_there
+	"${PRE[@]}" "$SOURCE" audiolat-record:in 4800 "$SRC" 2>"$T_TMP/source.err" &
+	SP=$!
+	t_wait 20 "the source plays into it" connected
+	# the random point: the fault's timing, not a wait
+	sleep "1.$(truth_random 0 9)"
+	out=$("$TRUTH_BIN/truth-stall" "$SERVER_PID" "$S")
+	t_result $? "the server (pid $SERVER_PID) stopped for $S ms"
+	eval "${out// /; }"
+	# events after the stall, as many as before it
+	sleep 1.5
+	kill -TERM "$SP"
+	wait "$SP"
+	t_result $? "the source ends on SIGTERM and writes its times"
+	SP=
+	kill -INT "$TRUTH_PID"
+	truth_wait
+	t_result $? "record ends on SIGINT with exit 0 (results kept)"
+	TRUTH_PID=
 
+}
+
+# (measured again, once, when record lost an event and says the server
+# skipped frames meanwhile, irregular cycles: jackd, resuming from the
+# stall, left our client out of a cycle and the events of that cycle were
+# never delivered to it, once in about 25 runs; a record that loses events
+# on its own loses them twice)
+for attempt in 1 2; do
+	measure
+	n=$(wc -l <"$SRC" 2>/dev/null || echo 0)
+	[ "$attempt" -lt 2 ] && json_ok --argjson n "$n" '.events < $n and .source.irregular_cycles > 0' "$J" >/dev/null || break
+	echo "# record: $(jq -r '.events' "$J") of the source's $n events, the server's cycles irregular $(jq -r '.source.irregular_cycles' "$J") times: measured again"
+done
 n=$(wc -l <"$SRC" 2>/dev/null || echo 0)
 t_result $([ "$n" -ge 20 ] && echo 0 || echo 1) "the source sent 20 events or more ($n)"
 # the source's figures, in us (the JSON's tick): min, mean, max of the deltas, and how many are over 101 ms
