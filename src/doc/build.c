@@ -45,6 +45,18 @@ al_json_real_or_null(double v)
 }
 
 json_t *
+al_json_throughput(const struct al_metric *m, int n)
+{
+	json_t *tp = json_object();
+
+	for (int i = 0; tp && i < n; i++)
+		json_object_set_new(tp, m[i].name,
+				    json_pack("{s:o, s:s}", "value", al_json_real_or_null(m[i].value),
+					      "unit", m[i].unit));
+	return tp;
+}
+
+json_t *
 al_json_summary(const struct al_hist *h)
 {
 	struct al_summary s;

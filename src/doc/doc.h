@@ -80,6 +80,8 @@ json_t *al_json_text(const char *s);
 json_t *al_json_int_or_null(int64_t v, int64_t none);
 /* A real, or null when it is not finite (NAN: not measured). */
 json_t *al_json_real_or_null(double v);
+/* A phase's throughput {NAME: {value, unit}, ...}, a value null when not measured (NAN). */
+json_t *al_json_throughput(const struct al_metric *m, int n);
 
 /*
  * A histogram's summary {count, min, mean, stddev, p50 ... max, overflow,

@@ -19,10 +19,9 @@ al_report_load_json(const struct al_phase *ph, const char *name, int64_t elapsed
 		    bool interrupted)
 {
 	json_t *root, *tp;
-	int i;
 
 	root = al_doc_new_plain(AL_SCHEMA_LOAD);
-	tp = json_object();
+	tp = al_json_throughput(ph->throughput, ph->n_throughput);
 	if (!root || !tp) {
 		json_decref(root);
 		json_decref(tp);
@@ -32,13 +31,6 @@ al_report_load_json(const struct al_phase *ph, const char *name, int64_t elapsed
 	json_object_set_new(root, "load", al_json_text(ph->load));
 	json_object_set_new(root, "duration_ns", json_integer(elapsed_ns));
 	json_object_set_new(root, "interrupted", json_boolean(interrupted));
-	for (i = 0; i < ph->n_throughput; i++) {
-		json_t *m = json_object();
-
-		json_object_set_new(m, "value", al_json_real_or_null(ph->throughput[i].value));
-		json_object_set_new(m, "unit", json_string(ph->throughput[i].unit));
-		json_object_set_new(tp, ph->throughput[i].name, m);
-	}
 	json_object_set_new(root, "throughput", tp);
 	json_object_set_new(root, "error", al_json_text(*ph->error ? ph->error : NULL));
 	return root;
@@ -87,8 +79,10 @@ al_report_load_text(FILE *f, const json_t *doc, bool quiet, bool classic)
 		fprintf(f, "time: %.3f s%s\n", time_s, interrupted ? " (interrupted)" : "");
 		json_object_foreach((json_t *)tp, key, m) {
 			format_value(value_of(m), v, sizeof(v));
-			fprintf(f, "%-26s %s%s%s\n", key, v, *al_doc_str(m, "unit", "") ? " " : "",
-				al_doc_str(m, "unit", ""));
+			/* (no unit after a figure that was not measured) */
+			const char *unit = isfinite(value_of(m)) ? al_doc_str(m, "unit", "") : "";
+
+			fprintf(f, "%-26s %s%s%s\n", key, v, *unit ? " " : "", unit);
 		}
 	}
 	fprintf(f, "summary: load=%s time_s=%.3f", al_doc_str(doc, "name", "?"), time_s);

@@ -71,20 +71,14 @@ config_json(const struct al_result *r)
 static json_t *
 phase_json(const struct al_result *r, const struct al_phase *ph)
 {
-	json_t *o = stats_json(r, &ph->stats), *tp = json_object();
-	int i;
+	json_t *o = stats_json(r, &ph->stats);
 
-	for (i = 0; i < ph->n_throughput; i++)
-		json_object_set_new(tp, ph->throughput[i].name,
-				    json_pack("{s:o, s:s}", "value",
-					      al_json_real_or_null(ph->throughput[i].value), "unit",
-					      ph->throughput[i].unit));
 	/* names and units of metrics are ours (ASCII); names of phases may not be */
 	json_object_set_new(o, "name", al_json_text(ph->name));
 	json_object_set_new(o, "load", al_json_text(ph->load));
 	json_object_set_new(o, "start_ns", json_integer(ph->start_ns));
 	json_object_set_new(o, "end_ns", json_integer(ph->end_ns));
-	json_object_set_new(o, "throughput", tp);
+	json_object_set_new(o, "throughput", al_json_throughput(ph->throughput, ph->n_throughput));
 	json_object_set_new(o, "error", al_json_text(ph->error[0] ? ph->error : NULL));
 	return o;
 }

@@ -130,26 +130,20 @@ port_json(const struct al_midi_result *r)
 static json_t *
 phases_json(const struct al_midi_result *r, bool loop)
 {
-	json_t *a = json_array(), *p, *tp;
+	json_t *a = json_array(), *p;
 	size_t i;
-	int k;
 
 	for (i = 0; i < r->n_phases; i++) {
 		const struct al_midi_phase_result *ph = &r->phases[i];
 
 		p = json_object();
-		tp = json_object();
 		json_object_set_new(p, "name", al_json_text(ph->name));
 		json_object_set_new(p, "load", al_json_text(ph->load));
 		json_object_set_new(p, "start_ns", json_integer(ph->start_ns));
 		json_object_set_new(p, "end_ns", json_integer(ph->end_ns));
 		json_object_set_new(p, "error", al_json_text(ph->error[0] ? ph->error : NULL));
-		for (k = 0; k < ph->n_throughput; k++)
-			json_object_set_new(tp, ph->throughput[k].name,
-					    json_pack("{s:o, s:s}", "value",
-						      al_json_real_or_null(ph->throughput[k].value),
-						      "unit", ph->throughput[k].unit));
-		json_object_set_new(p, "throughput", tp);
+		json_object_set_new(p, "throughput",
+				    al_json_throughput(ph->throughput, ph->n_throughput));
 		if (loop) {
 			json_object_set_new(p, "echoed", json_integer((json_int_t)ph->lat.count));
 			json_object_set_new(p, "lost", json_integer((json_int_t)ph->lost));
