@@ -122,7 +122,8 @@ raw_offset_ns(void)
  * milliseconds for seconds (a 50 ms server stall made 10 Hz events read
  * 102-104.7 ms apart for a second and 99.66 ms four seconds later). A new
  * line after each xrun notification (jack2's timed drivers re-anchor their
- * clock when late), a counter jump, or starts that stay 1 ms off the line.
+ * clock when late), a counter jump, a cycle begun a period or more late
+ * (its events went out then), or starts that stay 1 ms off the line.
  * Also the wake-up lateness of the callback.
  */
 static inline jack_nframes_t
@@ -131,7 +132,8 @@ cycle_begin(struct jport *j, jack_nframes_t n)
 	jack_nframes_t f0, since;
 	jack_time_t cur_us, next_us;
 	float period_us;
-	int64_t now_ns = al_clock_now_ns(), start_ns;
+	int64_t now_ns = al_clock_now_ns(), start_ns, due_ns;
+	int64_t period_ns = (int64_t)n * AL_NS_PER_SEC / j->rate_hz;
 	uint64_t xr;
 
 	atomic_fetch_add_explicit(&j->cycles, 1, memory_order_relaxed);
@@ -157,7 +159,19 @@ cycle_begin(struct jport *j, jack_nframes_t n)
 	}
 	j->cyc_f0 = f0;
 	j->cyc_ns = al_grid_boundary(&j->grid, j->frames, start_ns);
-	if (start_ns - j->cyc_ns > LINE_SLACK_NS || j->cyc_ns - start_ns > LINE_SLACK_NS) {
+	due_ns = j->cyc_ns;
+	/*
+	 * A cycle the server began a period or more after the line: its clock
+	 * stopped (a stalled server; the frame counter goes on where it
+	 * stopped, and jack2's timed drivers re-anchor their clock and notify
+	 * an xrun, which reaches us a cycle or two later). The events of this
+	 * cycle went out now, not when they were due: a new line from here.
+	 */
+	if (start_ns - j->cyc_ns >= period_ns) {
+		al_grid_start(&j->grid, j->rate_hz);
+		j->cyc_ns = al_grid_boundary(&j->grid, j->frames, start_ns);
+		j->line_off = 0;
+	} else if (start_ns - j->cyc_ns > LINE_SLACK_NS || j->cyc_ns - start_ns > LINE_SLACK_NS) {
 		if (++j->line_off >= LINE_OFF_CYCLES) {
 			al_grid_start(&j->grid, j->rate_hz);
 			j->line_off = 0;
@@ -167,7 +181,7 @@ cycle_begin(struct jport *j, jack_nframes_t n)
 	}
 	j->cyc_len_ns = (int64_t)llround(al_grid_frame_ns(&j->grid) * (double)n);
 	j->cyc_frames = n;
-	al_hist_add(&j->wake_ns, now_ns - j->cyc_ns);
+	al_hist_add(&j->wake_ns, now_ns - due_ns); /* a late cycle's lateness counts */
 	return f0;
 }
 

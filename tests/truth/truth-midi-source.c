@@ -10,6 +10,9 @@
  * moves those times on with it: that is when the events really went out.
  * The stamps carry the server's wake-up jitter (up to 150 us seen on a VM):
  * between events the frames are the truth, the stamps across a stall.
+ * With LIVE, also each event as it learns of it (every 10 ms), one line
+ * each: its time and the start of its cycle (ns), for a fault placed
+ * against the server's cycles.
  */
 #include <jack/midiport.h>
 #include <stdatomic.h>
@@ -25,7 +28,8 @@ static jack_port_t *out;
 static uint64_t pos, every;
 static int64_t rate_hz;
 static int64_t times_ns[MAX_EVENTS];
-static volatile int n_times;
+static int64_t cycle_ns[MAX_EVENTS];
+static atomic_int n_times;     /* times_ns[] written (release: main reads them) */
 static atomic_int ready;      /* client and rate_hz are set */
 static atomic_int quit;       /* SIGTERM: no more events */
 static atomic_int quiet_cycles; /* cycles run since */
@@ -37,6 +41,7 @@ process(jack_nframes_t n, void *arg)
 	void *buf = jack_port_get_buffer(out, n);
 	jack_nframes_t since;
 	int64_t start_ns;
+	int k;
 
 	(void)arg;
 	jack_midi_clear_buffer(buf);
@@ -52,10 +57,12 @@ process(jack_nframes_t n, void *arg)
 		if (pos % every)
 			continue;
 		/* (an event into a port not yet connected would be lost, and counted) */
+		k = atomic_load_explicit(&n_times, memory_order_relaxed);
 		if (jack_port_connected(out) && jack_midi_event_write(buf, i, note, 3) == 0 &&
-		    n_times < MAX_EVENTS) {
-			times_ns[n_times] = start_ns + (int64_t)i * 1000000000 / rate_hz;
-			n_times = n_times + 1;
+		    k < MAX_EVENTS) {
+			times_ns[k] = start_ns + (int64_t)i * 1000000000 / rate_hz;
+			cycle_ns[k] = start_ns;
+			atomic_store_explicit(&n_times, k + 1, memory_order_release);
 		}
 	}
 	return 0;
@@ -64,12 +71,15 @@ process(jack_nframes_t n, void *arg)
 int
 main(int argc, char **argv)
 {
-	FILE *f;
+	FILE *f, *live = NULL;
+	int shown = 0;
 
-	if (argc != 4 || atoi(argv[2]) <= 0) {
-		fprintf(stderr, "usage: truth-midi-source PORT EVERY OUT\n");
+	if ((argc != 4 && argc != 5) || atoi(argv[2]) <= 0) {
+		fprintf(stderr, "usage: truth-midi-source PORT EVERY OUT [LIVE]\n");
 		return 2;
 	}
+	if (argc == 5 && !(live = fopen(argv[4], "w")))
+		return 1;
 	every = (uint64_t)atoi(argv[2]);
 	client = truth_jack_open("truth-midi", JACK_DEFAULT_MIDI_TYPE, process, &out);
 	if (!client)
@@ -81,8 +91,16 @@ main(int argc, char **argv)
 		jack_client_close(client);
 		return 1;
 	}
-	while (!truth_stop)
+	while (!truth_stop) {
 		usleep(10000);
+		for (; live && shown < atomic_load_explicit(&n_times, memory_order_acquire); shown++)
+			fprintf(live, "%lld %lld\n", (long long)times_ns[shown],
+				(long long)cycle_ns[shown]);
+		if (live)
+			fflush(live);
+	}
+	if (live)
+		fclose(live);
 	/* the reader runs in the cycle an event was written in: two more cycles and it has all */
 	atomic_store(&quit, 1);
 	while (atomic_load(&quiet_cycles) < 2)
@@ -92,7 +110,7 @@ main(int argc, char **argv)
 	f = fopen(argv[3], "w");
 	if (!f)
 		return 1;
-	for (int i = 0; i < n_times; i++)
+	for (int i = 0; i < atomic_load(&n_times); i++)
 		fprintf(f, "%lld\n", (long long)times_ns[i]);
 	return fclose(f) ? 1 : 0;
 }

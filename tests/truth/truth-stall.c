@@ -11,6 +11,10 @@
  * (not seen by the continue: from the signal). stop_real_ns is
  * CLOCK_REALTIME at that point (to place the xrun in the run), stall_ns the
  * CLOCK_MONOTONIC time from it to the continue (sent MS ms after the stop).
+ *
+ * truth-stall PID MS AT_NS EVERY_NS: the stop at AT_NS + k * EVERY_NS on
+ * CLOCK_MONOTONIC, the first of them 1 ms or more ahead (a fault placed
+ * against a running schedule: 1 ms before a 10 Hz source's next event).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -73,8 +77,8 @@ main(int argc, char **argv)
 	char *end;
 	long pid, ms;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: truth-stall PID MS\n");
+	if (argc != 3 && argc != 5) {
+		fprintf(stderr, "usage: truth-stall PID MS [AT_NS EVERY_NS]\n");
 		return 2;
 	}
 	pid = strtol(argv[1], &end, 10);
@@ -84,6 +88,22 @@ main(int argc, char **argv)
 	if (*end || ms <= 0 || ms > 60000)
 		return 2;
 	want_ns = (int64_t)ms * 1000000;
+	if (argc == 5) {
+		long long at_ns = strtoll(argv[3], &end, 10), every_ns;
+
+		if (*end || at_ns <= 0)
+			return 2;
+		every_ns = strtoll(argv[4], &end, 10);
+		if (*end || every_ns <= 0)
+			return 2;
+		now_ns = ns(CLOCK_MONOTONIC) + 1000000;
+		if (at_ns < now_ns)
+			at_ns += (now_ns - at_ns + every_ns - 1) / every_ns * every_ns;
+		until.tv_sec = (time_t)(at_ns / 1000000000);
+		until.tv_nsec = (long)(at_ns % 1000000000);
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) == EINTR)
+			;
+	}
 	real_ns = ns(CLOCK_REALTIME);
 	t0_ns = ns(CLOCK_MONOTONIC);
 	if (kill((pid_t)pid, SIGSTOP)) {
