@@ -10,8 +10,11 @@ and for the longest stretch in which every 10 ms window of channel 1 is
 louder than -40 dBFS RMS: "tone_seconds" (0 if there is none), "freq_hz"
 (from its rising zero crossings, interpolated between samples), "rms_dbfs"
 and "peak_dbfs" (of each channel, a list), "dropouts" (quiet windows between
-the first and the last loud one), and "max_channel_diff" (the largest
-difference between channel 1 and the others, in full scale).
+the first and the last loud one), "max_channel_diff" (the largest
+difference between channel 1 and the others, in full scale) from the
+first sample at which every channel has sound, and "channels_late_frames":
+how long after the stretch began that was (a recorder whose ports are
+connected one by one holds exact zeros on the later ones meanwhile).
 """
 import json
 import math
@@ -90,7 +93,10 @@ def main():
         out["freq_hz"] = (len(ups) - 1) * rate / (ups[-1] - ups[0]) if len(ups) > 1 else None
         out["rms_dbfs"] = [db(math.sqrt(sum(s * s for s in c[a:e]) / (e - a))) for c in chans]
         out["peak_dbfs"] = [db(max(abs(s) for s in c[a:e])) for c in chans]
-        out["max_channel_diff"] = max((abs(c[k] - x[k]) for c in chans[1:] for k in range(a, e)),
+        # every channel has sound from the first sample not exactly 0 in each
+        first = max(next((k for k in range(a, e) if c[k] != 0.0), e) for c in chans)
+        out["channels_late_frames"] = first - a
+        out["max_channel_diff"] = max((abs(c[k] - x[k]) for c in chans[1:] for k in range(first, e)),
                                       default=0.0)
     print(json.dumps(out))
 

@@ -78,8 +78,11 @@ check_tone() {
 		'all(.peak_dbfs[]; ((. + 12.041) | fabs) <= 0.2)' "$j"
 	t_json "$1: its RMS is a sine's, 3.01 dB below the peak (to 0.2 dB)" \
 		'all(.rms_dbfs[]; ((. + 15.051) | fabs) <= 0.2)' "$j"
-	t_json "$1: on each of its $3 channels, the same" --argjson n "$3" \
-		'.channels == $n and .max_channel_diff < 0.001' "$j"
+	# (jack_rec connects its ports one by one: its later channels may be
+	# silent for the first cycle or two of the recording: about 260 frames,
+	# from the RMS of one failure)
+	t_json "$1: on each of its $3 channels, the same, once all have sound (within 2 periods)" \
+		--argjson n "$3" '.channels == $n and .max_channel_diff < 0.001 and .channels_late_frames <= 512' "$j"
 }
 
 record jack-1000 "$T_TMP/jack-1000.wav" 1000 "$AUDIOLAT" run -b jack --tone 1000 -d 30s --no-db --no-histogram
