@@ -20,6 +20,7 @@ trap 'truth_cleanup; [ -n "${SP:-}" ] && kill "$SP" 2>/dev/null; srv_stop_all; r
 J=$T_TMP/record.json
 SRC=$T_TMP/source.txt
 LIVE=$T_TMP/source-live.txt
+MID=$T_TMP/record.mid
 # what a failed check prints (tjq)
 TRUTH_SHOW='{delta_min_ns, delta_max_ns, timeline: .timeline.rows, cycles: .source.cycles,
 	irregular: .source.irregular_cycles, xruns: .source.xruns}'
@@ -55,7 +56,9 @@ connected() { "${PRE[@]}" jack_lsp -c 2>/dev/null | grep -A1 -x 'truth-midi:out'
 measure() {
 	local last
 	S=$(truth_random 40 150)
-	"${PRE[@]}" "$AUDIOLAT" midi record --interval 100ms -d 60s --no-db -q --json "$J" >"$OUT" 2>"$ERR" &
+	rm -f "$MID"
+	"${PRE[@]}" "$AUDIOLAT" midi record --interval 100ms -d 60s --no-db -q --json "$J" -o "$MID" \
+		>"$OUT" 2>"$ERR" &
 	TRUTH_PID=$!
 	t_wait 20 "record's port audiolat-record:in is there" port_there
 	: >"$LIVE"
@@ -90,7 +93,7 @@ measure() {
 
 # check random|event: what record says against the source
 check() {
-	local n smin smean smax sover safter lo hi
+	local phase=$1 n smin smean smax sover safter lo hi
 	n=$(wc -l <"$SRC" 2>/dev/null || echo 0)
 	t_result $([ "$n" -ge 20 ] && echo 0 || echo 1) "the source sent 20 events or more ($n)"
 	# the source's figures, in us (the JSON's tick): min, mean, max of the deltas,
@@ -141,6 +144,13 @@ check() {
 		'(.delta_mean_ns / 1000 - $smean) | fabs <= 5' "$J" "$@"
 	tjq "record: the stall in one timeline window, no other window over 101 ms" \
 		'[.timeline.rows[] | select(.[1] > 0 and .[3] > 101000000)] | length == 1' "$J" "$@"
+	# each delta of record's off 100 ms by over 50 us, the source's beside it
+	# (event number: record's, the source's, in us), what a failure shows
+	echo "# off 100 ms by over 50 us ($phase): $(python3 "$(dirname "$0")/smf-times.py" "$MID" 2>&1 |
+		awk -v src="$SRC" 'BEGIN { while ((getline l < src) > 0) s[n++] = l / 1000 }
+		NR > 1 { d = $1 - p; if (d < 99950 || d > 100050) { o = o sprintf(" %d: %d, %.0f;", NR - 1, d,
+			(NR - 1 < n) ? s[NR - 1] - s[NR - 2] : -1); if (++k == 10) exit } }
+		{ p = $1 } END { print o == "" ? " none" : o }')"
 	jq -r 'def us: if . == null then "null" else (. / 1000 | floor | tostring) end;
 		"# truth-record: midi-'"$BE"' stall truth_us=\($stall / 1000 | floor) sent=\($n) events=\(.events)" +
 		" src_max_us=\($smax) max_us=\(.delta_max_ns | us) src_min_us=\($smin) min_us=\(.delta_min_ns | us)" +
