@@ -14,7 +14,8 @@
  *
  * truth-stall PID MS AT_NS EVERY_NS: the stop at AT_NS + k * EVERY_NS on
  * CLOCK_MONOTONIC, the first of them 1 ms or more ahead (a fault placed
- * against a running schedule: 1 ms before a 10 Hz source's next event).
+ * against a running schedule: truth-midi.sh stops jackd half a period
+ * before a cycle that carries one of its source's events).
  */
 #include <dirent.h>
 #include <errno.h>
