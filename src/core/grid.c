@@ -49,7 +49,11 @@ fit(struct al_grid *g)
 	 * Pairs within a segment, as far apart as half the window (the least
 	 * noise), or a second; when there are none at all, every block jumped
 	 * from the last: a clock far off the nominal rate (or the drift not
-	 * known yet), and then every pair a second apart counts.
+	 * known yet), and then every pair a second apart counts. The drift
+	 * changes only with 3 pairs or more (7 blocks), their median: one
+	 * pair is two blocks, and one block whose every wake-up came late (a
+	 * host busy for a quarter second) tilts the line by that lateness a
+	 * second. Until then the drift from before a restart, or none, is kept.
 	 */
 	for (int pass = 0; pass < 3 && m < 3; pass++) {
 		int h = pass == 0 ? n / 2 : AL_GRID_PAIR_BLOCKS;
@@ -65,7 +69,7 @@ fit(struct al_grid *g)
 				slopes[m++] = (q->resid_ns - p->resid_ns) / (double)(q->frame - p->frame);
 		}
 	}
-	if (m) {
+	if (m >= 3) {
 		qsort(slopes, (size_t)m, sizeof(slopes[0]), cmp_double);
 		g->drift = (m % 2 ? slopes[m / 2] : (slopes[m / 2 - 1] + slopes[m / 2]) / 2) / nominal;
 		if (g->drift > AL_GRID_MAX_DRIFT)

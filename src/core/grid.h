@@ -13,7 +13,7 @@
  * wake-up that found frame f consumed came at or after T(f), so the line
  * is the lower envelope of the wake-ups, fitted over long windows:
  *  - tau starts at the nominal rate; the drift against CLOCK_MONOTONIC is
- *    the median slope between blocks a second apart (a block is a quarter
+ *    the median slope, of 3 or more, between blocks a second apart (a block is a quarter
  *    second, its point its earliest wake-up; the last 32 s are kept) in
  *    the same segment: a block whose point jumps from the previous one by
  *    more than AL_GRID_JUMP_NS starts a new segment. A clock drifts by
