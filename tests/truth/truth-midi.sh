@@ -9,9 +9,9 @@
 # that carries an event (which jackd then runs first when it resumes); the
 # events due meanwhile go out late, when it runs again. What record says against the source: every event; away
 # from the stall every delta 100 ms to 50 us (the source's frames); the
-# stall's delta the source's to 200 us (its stamps carry the server's
-# wake-up jitter) and in one window of the timeline; the mean to 5 us;
-# and the source's stall against the fault.
+# stall's delta and the next the source's to 300 us (the stamps carry the
+# server's wake-up jitter), the stall in one window of the timeline; the
+# mean to 5 us; and the source's stall against the fault.
 BE=${1:?backend} # (servers.sh sets the positional parameters)
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../servers.sh"
@@ -21,6 +21,7 @@ J=$T_TMP/record.json
 SRC=$T_TMP/source.txt
 LIVE=$T_TMP/source-live.txt
 MID=$T_TMP/record.mid
+REC=$T_TMP/record-times.txt
 # what a failed check prints (tjq)
 TRUTH_SHOW='{delta_min_ns, delta_max_ns, timeline: .timeline.rows, cycles: .source.cycles,
 	irregular: .source.irregular_cycles, xruns: .source.xruns}'
@@ -115,46 +116,69 @@ check() {
 	t_result $([ "${smax:-0}" -ge $lo ] && [ "${smax:-0}" -le $hi ] && echo 0 || echo 1) \
 		"the source: its longest delta is 100 ms + the stall (-2 periods .. +10 ms): $smax us in $lo..$hi"
 	tjq "record: every event the source sent" '.events == $n' "$J" "$@"
-	# (the source's stamps carry the server's wake-up jitter, up to 150 us
-	# seen: the frames are the truth between events, the stamps across the
-	# stall. An event due in the stall's first period goes out in the first
-	# cycle jackd runs when it resumes, and its next cycle follows at once,
-	# the rest a period from that one: the delta after the stall's is then a
-	# period short, 94.7 ms, and that is the truth, the source's. Record
-	# stamps such a cycle at its start, as the source does, and the rest on
-	# the line under the server's cycle starts: the stall's delta reads the
-	# server's lateness at the event before it (50-200 us) longer than the
-	# source's, the next one as much shorter)
-	if [ "${safter:-0}" -lt 99800 ]; then
-		tjq "record: the longest delta is the source's across the stall (-50 .. +300 us: an event in the first cycle after it)" \
-			'(.delta_max_ns / 1000 - $smax) as $e | $e >= -50 and $e <= 300' "$J" "$@"
-		tjq "record: away from the stall every delta is the source's 4800 frames, 100 ms ±50 us (after it the source's -300 .. +50 us)" \
-			'(.delta_min_ns / 1000 - $safter) as $e | $e >= -300 and $e <= 50 and
-			 (($safter + 300) * 1000) as $skip |
-			 [.timeline.rows[] | select(.[1] > 0 and .[3] <= 101000000 and .[2] > $skip) |
-			  select(.[2] < 99950000 or .[3] > 100050000)] | length == 0' "$J" "$@"
-	else
-		tjq "record: the longest delta is the source's across the stall (±200 us)" \
-			'(.delta_max_ns / 1000 - $smax) | fabs <= 200' "$J" "$@"
-		tjq "record: away from the stall every delta is the source's 4800 frames, 100 ms ±50 us" \
-			'.delta_min_ns >= 99950000 and ([.timeline.rows[] | select(.[1] > 0 and .[3] <= 101000000) |
-			 select(.[2] < 99950000 or .[3] > 100050000)] | length == 0)' "$J" "$@"
-	fi
+	# Record's deltas against the source's, one by one, from record's -o
+	# file (1 us ticks, smf-times.py). The source's stamps carry the
+	# server's wake-up jitter (up to 150 us seen): the frames are the truth
+	# between events, the stamps across the stall. Record's events sit on
+	# the line under the server's cycle starts, but an event due in the
+	# stall goes out in the first cycle the server runs when it resumes,
+	# which record times at its start, as the source does. So the stall's
+	# delta and the one after it read the server's lateness at the events
+	# next to them off the source's (-161 .. +224 us seen; 300 us allowed),
+	# and every other delta is 4800 frames, 100 ms within 50 us. (With the
+	# stall half a period before an event's cycle, jackd runs that cycle
+	# and the next one at once when it resumes: the delta after the stall's
+	# is then a period short, 94.7 ms by the source, and that is the truth.)
+	python3 "$(dirname "$0")/smf-times.py" "$MID" >"$REC" 2>"$T_TMP/smf.err"
+	t_result $? "record's -o file reads as a Standard MIDI File: $(head -c 200 "$T_TMP/smf.err")"
+	# events in the file, the stall's index (the source's longest delta),
+	# record's error there and on the next, how many other deltas are off
+	# 100 ms by over 50 us (and which: index, record's, the source's, in us),
+	# record's shortest and longest delta (us)
+	read -r rn si estall eafter off rmin rmax list < <(awk -v src="$SRC" '
+		BEGIN { while ((getline l < src) > 0) s[ns++] = l / 1000 }
+		{ r[nr++] = $1 }
+		END { for (k = 1; k < ns; k++) { d = s[k] - s[k - 1]; if (k == 1 || d > mx) { mx = d; si = k } }
+			es = ea = 999999; o = 0; mn = mx2 = 0; l = ""
+			if (nr == ns && si > 0 && si + 1 < nr) {
+				es = (r[si] - r[si - 1]) - (s[si] - s[si - 1])
+				ea = (r[si + 1] - r[si]) - (s[si + 1] - s[si])
+			}
+			for (k = 1; k < nr; k++) { d = r[k] - r[k - 1]
+				if (k == 1 || d < mn) mn = d
+				if (k == 1 || d > mx2) mx2 = d
+				if (k != si && k != si + 1 && (d < 99950 || d > 100050)) {
+					o++; l = l sprintf("%d:%d,%.0f;", k, d, k < ns ? s[k] - s[k - 1] : -1) } }
+			printf "%d %d %d %d %d %d %d %s\n", nr, si, es, ea, o, mn, mx2, l == "" ? "none" : l }' "$REC")
+	echo "# record's file: $rn events, the stall at delta $si: record's error there $estall us, on the next $eafter us; others off 100 ms by over 50 us ($phase): $list"
+	t_result $([ "${rn:-0}" = "$n" ] && echo 0 || echo 1) "record's -o file: every event the source sent (${rn:-0} of $n)"
+	t_result $([ "${estall:-999999}" -ge -300 ] && [ "${estall:-999999}" -le 300 ] && echo 0 || echo 1) \
+		"record: the stall's delta is the source's (±300 us): ${estall:-?} us off"
+	t_result $([ "${eafter:-999999}" -ge -300 ] && [ "${eafter:-999999}" -le 300 ] && echo 0 || echo 1) \
+		"record: the delta after the stall's is the source's (±300 us): ${eafter:-?} us off"
+	t_result $([ "${rn:-0}" -ge 20 ] && [ "${off:-1}" = 0 ] && echo 0 || echo 1) \
+		"record: away from the stall every delta is the source's 4800 frames, 100 ms ±50 us (${off:-?} off)"
+	tjq "record's document: its shortest and longest delta are its file's (±2 us)" \
+		'(.delta_min_ns / 1000 - $rmin | fabs <= 2) and (.delta_max_ns / 1000 - $rmax | fabs <= 2)' \
+		"$J" "$@" --argjson rmin "${rmin:-0}" --argjson rmax "${rmax:-0}"
 	tjq "record: the mean delta is the source's (±5 us)" \
 		'(.delta_mean_ns / 1000 - $smean) | fabs <= 5' "$J" "$@"
 	tjq "record: the stall in one timeline window, no other window over 101 ms" \
 		'[.timeline.rows[] | select(.[1] > 0 and .[3] > 101000000)] | length == 1' "$J" "$@"
-	# each delta of record's off 100 ms by over 50 us, the source's beside it
-	# (event number: record's, the source's, in us), what a failure shows
-	echo "# off 100 ms by over 50 us ($phase): $(python3 "$(dirname "$0")/smf-times.py" "$MID" 2>&1 |
-		awk -v src="$SRC" 'BEGIN { while ((getline l < src) > 0) s[n++] = l / 1000 }
-		NR > 1 { d = $1 - p; if (d < 99950 || d > 100050) { o = o sprintf(" %d: %d, %.0f;", NR - 1, d,
-			(NR - 1 < n) ? s[NR - 1] - s[NR - 2] : -1); if (++k == 10) exit } }
-		{ p = $1 } END { print o == "" ? " none" : o }')"
 	jq -r 'def us: if . == null then "null" else (. / 1000 | floor | tostring) end;
 		"# truth-record: midi-'"$BE"' stall truth_us=\($stall / 1000 | floor) sent=\($n) events=\(.events)" +
 		" src_max_us=\($smax) max_us=\(.delta_max_ns | us) src_min_us=\($smin) min_us=\(.delta_min_ns | us)" +
 		" src_mean_us=\($smean) mean_us=\(.delta_mean_ns | us)"' "$J" "$@" 2>/dev/null
+}
+
+# late_elsewhere: the source's deltas, but the stall's and the next, that
+# are off 100 ms by over 300 us (index: us), "" when none: the server late
+# by more than its wake-up jitter where the test did not stop it (the
+# host: 5-25 ms seen with no steal on a busy VM), a fault of unknown size
+late_elsewhere() {
+	awk 'NR > 1 { d[NR - 1] = ($1 - p) / 1000; if (NR == 2 || d[NR - 1] > mx) { mx = d[NR - 1]; si = NR - 1 } }
+		{ p = $1 } END { for (k = 1; k < NR; k++) if (k != si && k != si + 1 && (d[k] < 99700 || d[k] > 100300))
+			printf "%d: %.0f; ", k, d[k] }' "$SRC" 2>/dev/null
 }
 
 for phase in random event; do
@@ -163,12 +187,20 @@ for phase in random event; do
 	# from the stall, ran our client once for its first two cycles and the
 	# events of one were never delivered to it, once in about 25 runs at a
 	# random point and 2 in 30 with the stall before an event's cycle; a
-	# record that loses events on its own loses them every time)
+	# record that loses events on its own loses them every time. Also when
+	# the source saw the server late elsewhere: a fault of unknown size,
+	# which only the source's stamps decide, not record's figures)
 	for attempt in 1 2 3; do
 		measure "$phase"
 		n=$(wc -l <"$SRC" 2>/dev/null || echo 0)
-		[ "$attempt" -lt 3 ] && json_ok --argjson n "$n" '.events < $n and .source.irregular_cycles > 0' "$J" >/dev/null || break
-		echo "# record: $(jq -r '.events' "$J") of the source's $n events, the server's cycles irregular $(jq -r '.source.irregular_cycles' "$J") times: measured again"
+		[ "$attempt" -lt 3 ] || break
+		if json_ok --argjson n "$n" '.events < $n and .source.irregular_cycles > 0' "$J" >/dev/null; then
+			echo "# record: $(jq -r '.events' "$J") of the source's $n events, the server's cycles irregular $(jq -r '.source.irregular_cycles' "$J") times: measured again"
+		elif [ -n "$(late_elsewhere)" ]; then
+			echo "# the source: the server late away from the stall ($(late_elsewhere)), not the test's fault: measured again"
+		else
+			break
+		fi
 	done
 	check "$phase"
 done
