@@ -14,6 +14,11 @@ TR=/sys/kernel/tracing
 grep -qw tracefs /proc/filesystems || t_skip_all "the kernel has no tracefs"
 command -v jq >/dev/null || t_skip_all "jq missing"
 CPU=$(($(nproc) > 1 ? 1 : 0))
+# tracefs as the machine had it: a process killed while it traces (SIGKILL
+# below) leaves the mount audiolat made for it; unmounted again at the end
+# when it was not mounted before
+mountpoint -q "$TR" && TR_WAS_MOUNTED=1 || TR_WAS_MOUNTED=
+trap '[ -n "$TR_WAS_MOUNTED" ] || ! mountpoint -q "$TR" || umount "$TR"; rm -rf "$T_TMP"' EXIT
 
 # t_no_instances DESC: no audiolat-* instance is left (the harness creates only these)
 t_no_instances() {
@@ -68,8 +73,15 @@ t_no_instances "followed: no instance left"
 # --- the same hog with the rich events armed -------------------------------
 # (from available_events: a full make test once found no
 # events/timer/hrtimer_expire_entry directory on a kernel that has it,
-# 6.18's eventfs making them on lookup, and skipped for a reason untrue)
-if grep -qxE 'timer:hrtimer_expire_entry|irq_vectors:local_timer_entry' "$TR/available_events"; then
+# 6.18's eventfs making them on lookup, and skipped for a reason untrue;
+# on a machine that had not mounted tracefs, audiolat mounts it only while
+# it traces, and the list was not there either: read it from a mount of
+# our own then, in a namespace of its own; no list at all is a failure)
+events=$(if mountpoint -q "$TR"; then cat "$TR/available_events"; else
+	unshare -m --propagation private sh -c "mount -t tracefs nodev $TR && cat $TR/available_events"; fi 2>/dev/null)
+if [ -z "$events" ]; then
+	t_result 1 "armed: the kernel's trace events are listed ($TR/available_events)"
+elif grep -qxE 'timer:hrtimer_expire_entry|irq_vectors:local_timer_entry' <<<"$events"; then
 	J=$T_TMP/hog-armed.json
 	t_exit 0 "armed: the harness runs" "$V" -c "$CPU" -m hog -d 2500 -a 1000 -H 5 -t 1000 -n 16 -A
 	cp "$OUT" "$J"
@@ -176,4 +188,8 @@ else
 	t_skip "no tracefs" "unshare -m not permitted here"
 fi
 t_no_instances "at the end: no audiolat-* instance left"
+if [ -z "$TR_WAS_MOUNTED" ] && mountpoint -q "$TR"; then
+	umount "$TR"
+	t_result $? "at the end: tracefs, not mounted at the start, unmounted again"
+fi
 t_done
