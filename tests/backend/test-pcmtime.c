@@ -204,17 +204,23 @@ hour_long_duration_falls_back(void **state)
 static void
 fallback_is_never_negative(void **state)
 {
-	/* the device says xrun but by our account audio was still queued */
+	/* the device says xrun but by our account audio was still queued: from the last write */
 	struct al_xrun_stamps s = stamps(MONO, 0);
 	struct al_xrun_duration d;
 
 	(void)state;
 	s.empty_ns = MONO + 5 * MS;
+	s.last_ok_ns = MONO - 3 * MS;
 	al_xrun_duration(&s, &d);
 	assert_false(d.from_stamps);
+	assert_int_equal(d.duration_ns, 3 * MS);
+	assert_int_equal(d.start_ns, MONO - 3 * MS);
+	assert_int_equal(d.lost_periods, 1);
+	/* ... and no write yet: nothing to go by */
+	s.last_ok_ns = 0;
+	al_xrun_duration(&s, &d);
 	assert_int_equal(d.duration_ns, 0);
 	assert_int_equal(d.start_ns, MONO);
-	assert_int_equal(d.lost_periods, 1);
 	/* no account at all */
 	s.empty_ns = 0;
 	s.last_ok_ns = 0;
