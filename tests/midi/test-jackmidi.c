@@ -237,30 +237,49 @@ loop_round_trip_is_the_frames_between(void **state)
 }
 
 /*
- * 2 s on time, then the server stalls for 100 ms and says so (an xrun
- * notification); its frame counter goes on from where it stopped, its
- * cycles now start 100 ms later than the old line says: an event in the
- * first cycle after is at that cycle's start, not 100 ms before it.
+ * 2 s on time, then the server's clock moves on by shift_ns and it says
+ * so (an xrun notification; its frame counter goes on from where it
+ * stopped): an event in the first cycle after is at that cycle's start,
+ * not shift_ns before it.
  */
 static void
-a_new_line_after_the_servers_xrun(void **state)
+event_after_an_xrun(int64_t shift_ns)
 {
 	struct al_midi_msg m;
 	int k;
 
-	(void)state;
 	for (k = 0; k < 375; k++) {
 		process_record(N, &j);
 		fake_f0 += N;
 		fake_now_ns += PERIOD_NS + (k % 7) * 1000; /* a few us of jitter */
 	}
 	on_xrun(&j);
-	fake_now_ns += 100 * AL_NS_PER_MS;
+	fake_now_ns += shift_ns;
 	fake_event(0, 0x90, 61, 100);
 	process_record(N, &j);
 	assert_int_equal(next(&m), 1);
 	if (llabs(m.t_ns - fake_now_ns) > 1000)
 		fail_msg("the event is %lld ns off its cycle's start", (long long)(m.t_ns - fake_now_ns));
+}
+
+/* A 100 ms stall: also a cycle begun a period late, which starts a new line by itself. */
+static void
+a_new_line_after_the_servers_xrun(void **state)
+{
+	(void)state;
+	event_after_an_xrun(100 * AL_NS_PER_MS);
+}
+
+/*
+ * jack2's timed drivers re-anchoring by less than a period (2 ms): no
+ * cycle is a period late, and the starts stay off the line too few cycles
+ * for that rule: only the xrun notification tells the line is old.
+ */
+static void
+a_new_line_after_an_xrun_shorter_than_a_period(void **state)
+{
+	(void)state;
+	event_after_an_xrun(2 * AL_NS_PER_MS);
 }
 
 int
@@ -271,6 +290,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(loop_round_trip_is_the_frames_between, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(a_new_line_after_the_servers_xrun, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_new_line_after_an_xrun_shorter_than_a_period, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
