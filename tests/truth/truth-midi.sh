@@ -11,7 +11,7 @@
 # from the stall every delta 100 ms to 50 us (the source's frames); the
 # stall's delta and the next the source's to 300 us (the stamps carry the
 # server's wake-up jitter), the stall in one window of the timeline; the
-# mean to 5 us; and the source's stall against the fault.
+# mean to 2 us + 300 us / (n - 1); and the source's stall against the fault.
 BE=${1:?backend} # (servers.sh sets the positional parameters)
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../servers.sh"
@@ -161,8 +161,13 @@ check() {
 	tjq "record's document: its shortest and longest delta are its file's (±2 us)" \
 		'(.delta_min_ns / 1000 - $rmin | fabs <= 2) and (.delta_max_ns / 1000 - $rmax | fabs <= 2)' \
 		"$J" "$@" --argjson rmin "${rmin:-0}" --argjson rmax "${rmax:-0}"
-	tjq "record: the mean delta is the source's (±5 us)" \
-		'(.delta_mean_ns / 1000 - $smean) | fabs <= 5' "$J" "$@"
+	# (the mean is (last - first) / (n - 1): record's error is the server's
+	# lateness at the first event less that at the last, which the
+	# source's two stamps carry, over n - 1: 300 us of it allowed, as next
+	# to the stall, and 2 us of rounding; a full run read 7 us over 32
+	# deltas, every delta within its bounds)
+	tjq "record: the mean delta is the source's (±(2 + 300 / (n - 1)) us)" \
+		'(.delta_mean_ns / 1000 - $smean) | fabs <= 2 + 300 / ($n - 1)' "$J" "$@"
 	tjq "record: the stall in one timeline window, no other window over 101 ms" \
 		'[.timeline.rows[] | select(.[1] > 0 and .[3] > 101000000)] | length == 1' "$J" "$@"
 	jq -r 'def us: if . == null then "null" else (. / 1000 | floor | tostring) end;
