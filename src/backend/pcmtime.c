@@ -109,9 +109,9 @@ al_xrun_duration(const struct al_xrun_stamps *s, struct al_xrun_duration *out)
 		 * ran it out sooner (pcm_jack under hackbench, its server's
 		 * cycles bunched): from the last write that went through, the
 		 * one bound known, not a duration of 0 (1 xrun in 7 runs of
-		 * backend-xrun-load read 0)
+		 * backend-xrun-load read 0); no write yet: now, below
 		 */
-		if (start_ns > s->now_mono_ns && s->last_ok_ns > 0 && s->last_ok_ns < s->now_mono_ns)
+		if (start_ns > s->now_mono_ns)
 			start_ns = s->last_ok_ns;
 		if (start_ns > s->now_mono_ns || start_ns <= 0)
 			start_ns = s->now_mono_ns;

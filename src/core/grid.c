@@ -50,12 +50,13 @@ fit(struct al_grid *g)
 	 * noise), or a second; when there are none at all, every block jumped
 	 * from the last: a clock far off the nominal rate (or the drift not
 	 * known yet), and then every pair a second apart counts. The drift
-	 * changes only with 3 pairs or more (7 blocks), their median: one
-	 * pair is two blocks, and one block whose every wake-up came late (a
-	 * host busy for a quarter second) tilts the line by that lateness a
-	 * second. Until then the drift from before a restart, or none, is kept.
+	 * changes only with AL_GRID_MIN_PAIRS pairs or more (3: 7 blocks),
+	 * their median: one pair is two blocks, and one block whose every
+	 * wake-up came late (a host busy for a quarter second) tilts the line
+	 * by that lateness a second. Until then the drift from before a
+	 * restart, or none, is kept.
 	 */
-	for (int pass = 0; pass < 3 && m < 3; pass++) {
+	for (int pass = 0; pass < 3 && m < AL_GRID_MIN_PAIRS; pass++) {
 		int h = pass == 0 ? n / 2 : AL_GRID_PAIR_BLOCKS;
 
 		if (h < AL_GRID_PAIR_BLOCKS)
@@ -69,7 +70,7 @@ fit(struct al_grid *g)
 				slopes[m++] = (q->resid_ns - p->resid_ns) / (double)(q->frame - p->frame);
 		}
 	}
-	if (m >= 3) {
+	if (m >= AL_GRID_MIN_PAIRS) {
 		qsort(slopes, (size_t)m, sizeof(slopes[0]), cmp_double);
 		g->drift = (m % 2 ? slopes[m / 2] : (slopes[m / 2 - 1] + slopes[m / 2]) / 2) / nominal;
 		if (g->drift > AL_GRID_MAX_DRIFT)

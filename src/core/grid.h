@@ -13,10 +13,11 @@
  * wake-up that found frame f consumed came at or after T(f), so the line
  * is the lower envelope of the wake-ups, fitted over long windows:
  *  - tau starts at the nominal rate; the drift against CLOCK_MONOTONIC is
- *    the median slope, of 3 or more, between blocks a second apart (a block is a quarter
- *    second, its point its earliest wake-up; the last 32 s are kept) in
- *    the same segment: a block whose point jumps from the previous one by
- *    more than AL_GRID_JUMP_NS starts a new segment. A clock drifts by
+ *    the median of AL_GRID_MIN_PAIRS or more slopes between blocks a
+ *    second apart (a block is a quarter second, its point its earliest
+ *    wake-up; the last 32 s are kept) in the same segment: a block
+ *    whose point jumps from the previous one by more than
+ *    AL_GRID_JUMP_NS starts a new segment. A clock drifts by
  *    microseconds a second; a jump is lateness (a thread taking a slice of
  *    every period), and it does not tilt the line;
  *  - t0 is the earliest block point under that slope. During the first
@@ -30,6 +31,7 @@
 #define AL_GRID_BLOCK_NS (250 * 1000 * 1000LL)
 #define AL_GRID_MAX_DRIFT 0.001 /* a clock this far off the nominal rate is not believed */
 #define AL_GRID_PAIR_BLOCKS 4          /* blocks a slope spans: a second */
+#define AL_GRID_MIN_PAIRS 3            /* slopes the drift needs: one late block is outvoted */
 #define AL_GRID_JUMP_NS (100 * 1000LL) /* a block this far off the line starts a segment */
 
 struct al_grid_point {
