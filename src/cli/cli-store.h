@@ -8,8 +8,8 @@
 
 #include <jansson.h>
 
+#include "args/common-opts.h"
 #include "store/store.h"
-#include "common-opts.h"
 
 enum cli_store_mode {
 	CLI_STORE_READ,   /* never create; a missing default database is no database */

@@ -7,12 +7,12 @@
 
 #include <jansson.h>
 
+#include "args/common-opts.h"
 #include "check/check.h"
 #include "report/json-check.h"
 #include "cli.h"
 #include "commands.h"
 #include "doc-io.h"
-#include "common-opts.h"
 
 struct check_cli {
 	const char *json_path; /* NULL, a file, or "-" */

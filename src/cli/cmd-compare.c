@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args/common-opts.h"
 #include "core/units.h"
 #include "report/compare.h"
 #include "report/doc.h"
 #include "cli-store.h"
 #include "cli.h"
 #include "commands.h"
-#include "common-opts.h"
 #include "doc-io.h"
 
 enum { OPT_GROUP_BY = 256 };

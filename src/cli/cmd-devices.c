@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+#include "args/common-opts.h"
 #include "backend/backend.h"
 #include "cli-devices.h"
 #include "midi/list.h"
@@ -15,7 +16,6 @@
 #include "cli.h"
 #include "commands.h"
 #include "doc-io.h"
-#include "common-opts.h"
 
 struct devices_cli {
 	const struct al_backend_ops *only;

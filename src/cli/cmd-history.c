@@ -5,13 +5,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "args/common-opts.h"
 #include "store/history-table.h"
 #include "store/store.h"
 #include "cli.h"
 #include "cli-store.h"
 #include "doc-io.h"
 #include "commands.h"
-#include "common-opts.h"
 
 #define DEFAULT_LIMIT 50
 

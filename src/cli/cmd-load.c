@@ -7,13 +7,13 @@
 
 #include <jansson.h>
 
+#include "args/common-opts.h"
 #include "load/load.h"
 #include "load/phases.h"
 #include "report/report.h"
 #include "cli.h"
 #include "doc-io.h"
 #include "commands.h"
-#include "common-opts.h"
 
 enum { OPT_LOAD_OPT = 256 }; /* one of al_load_optdefs, by its long name or letter */
 

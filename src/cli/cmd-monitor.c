@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args/monitor-opts.h"
 #include "doc/doc.h"
 #include "report/prom.h"
 #include "report/status.h"
@@ -17,7 +18,6 @@
 #include "cli.h"
 #include "cli-store.h"
 #include "commands.h"
-#include "monitor-opts.h"
 #include "run-common.h"
 
 struct mon_ctx {

@@ -11,13 +11,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "args/roundtrip-opts.h"
 #include "doc/doc.h"
 #include "report/roundtrip-doc.h"
 #include "report/status.h"
 #include "cli.h"
 #include "commands.h"
 #include "doc-io.h"
-#include "roundtrip-opts.h"
 
 #define CMD "roundtrip"
 

@@ -3,12 +3,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "args/run-opts.h"
 #include "report/report.h"
 #include "run/run.h"
 #include "cli.h"
 #include "commands.h"
 #include "run-common.h"
-#include "run-opts.h"
 
 int
 cmd_run(int argc, char **argv)

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args/run-opts.h"
+#include "args/sweep-opts.h"
 #include "report/report.h"
 #include "report/sweep.h"
 #include "cli-store.h"
@@ -19,8 +21,6 @@
 #include "commands.h"
 #include "doc-io.h"
 #include "run-common.h"
-#include "run-opts.h"
-#include "sweep-opts.h"
 
 /* The sweep's outputs as it goes: every run's document, and where to save it. */
 struct sweep_ctx {

@@ -7,9 +7,9 @@
 
 #include <jansson.h>
 
+#include "args/run-opts.h"
 #include "core/result.h"
 #include "run/measure.h"
-#include "run-opts.h"
 
 /*
  * The measurement p asks for into m: its configuration, backend, trace,

@@ -12,9 +12,9 @@
  */
 #include <errno.h>
 
-#include "cli/monitor-opts.h"
+#include "args/monitor-opts.h"
+#include "args/run-opts.h"
 #include "core/clock.h"
-#include "cli/run-opts.h"
 #include "fuzz.h"
 
 #define MAX_ARGS 256

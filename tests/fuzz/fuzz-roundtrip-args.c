@@ -10,7 +10,7 @@
  */
 #include <errno.h>
 
-#include "cli/roundtrip-opts.h"
+#include "args/roundtrip-opts.h"
 #include "fuzz.h"
 
 #define MAX_ARGS 256

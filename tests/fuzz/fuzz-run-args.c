@@ -13,8 +13,8 @@
 #include <errno.h>
 #include <inttypes.h>
 
+#include "args/run-opts.h"
 #include "backend/backend.h"
-#include "cli/run-opts.h"
 #include "fuzz.h"
 
 #define MAX_ARGS 256

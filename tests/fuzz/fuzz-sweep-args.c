@@ -12,8 +12,8 @@
  */
 #include <errno.h>
 
-#include "cli/run-opts.h"
-#include "cli/sweep-opts.h"
+#include "args/run-opts.h"
+#include "args/sweep-opts.h"
 #include "fuzz.h"
 
 #define MAX_ARGS 256

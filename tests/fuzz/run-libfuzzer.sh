@@ -107,7 +107,7 @@ for name in $targets; do
     extra=""
     case $name in
         run-args)
-            extra="$src/src/cli/run-opts.c $src/src/cli/common-opts.c"
+            extra="$src/src/args/run-opts.c $src/src/args/common-opts.c"
             ;;
         trace-analyze)
             extra=$src/src/trace/analyze.c
@@ -127,14 +127,17 @@ for name in $targets; do
             extra=$src/src/report/prom-http.c
             ;;
         sweep-args)
-            extra="$src/src/cli/sweep-opts.c $src/src/cli/run-opts.c $src/src/cli/common-opts.c"
+            extra="$src/src/args/sweep-opts.c $src/src/args/run-opts.c $src/src/args/common-opts.c"
             ;;
         monitor-args)
-            extra="$src/src/cli/monitor-opts.c $src/src/cli/run-opts.c $src/src/cli/common-opts.c $src/src/run/action.c"
+            extra="$src/src/args/monitor-opts.c $src/src/args/run-opts.c $src/src/args/common-opts.c $src/src/run/action.c"
             ;;
         roundtrip-args)
             # the glob expands where $extra is used
-            extra="$src/src/cli/roundtrip-opts.c $src/src/cli/common-opts.c $src/src/run/roundtrip.c $src/src/roundtrip/*.c"
+            extra="$src/src/args/roundtrip-opts.c $src/src/args/common-opts.c $src/src/run/roundtrip.c $src/src/roundtrip/*.c"
+            ;;
+        midi-args)
+            extra="$src/src/args/midi-opts.c $src/src/args/common-opts.c"
             ;;
         load-spec)
             if ! grep -q 'al_load_spec_parse' "$src/src/load/load.h" 2>/dev/null; then

@@ -6,6 +6,7 @@
 #   backend load midi trace check          -> core (midi may use load)
 #   report store                           -> core doc
 #   run                                    -> backend load trace check roundtrip core
+#   args                                   -> run midi and what lies below them
 #   cli                                    -> anything
 . "$(dirname "$0")/../lib.sh"
 src="$TESTS_DIR/../src"
@@ -18,7 +19,8 @@ allowed() { # area -> the areas it may include
 	backend | load | trace | check | roundtrip) echo "core" ;;
 	report | store) echo "core doc" ;;
 	run) echo "core backend load trace check roundtrip" ;;
-	cli) echo "core doc backend load midi trace check report store run roundtrip cli" ;;
+	args) echo "core backend load midi trace check roundtrip run" ;;
+	cli) echo "args core doc backend load midi trace check report store run roundtrip cli" ;;
 	*) echo "?" ;;
 	esac
 }

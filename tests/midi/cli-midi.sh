@@ -34,7 +34,7 @@ t_grep "$ERR" "--interval: 'soon' is not a duration" "... names the option"
 t_exit 2 "--channel 17" "$AUDIOLAT" midi analyze "$F/jitter-10hz" --channel 17
 t_grep "$ERR" "--channel: '17' is not in 1..16" "... names the range"
 t_exit 2 "--events chords" "$AUDIOLAT" midi analyze "$F/jitter-10hz" --events chords
-# the shared options are checked as audiolat run checks them (common-opts.c)
+# the shared options are checked as audiolat run checks them (src/args/common-opts.c)
 t_exit 2 "record --label with a control character" "$AUDIOLAT" midi record --label "$(printf 'a\tb')" -d 1
 t_grep "$ERR" "^audiolat midi record: --label: 'a.b' has a control character$" "... one line, as run says it"
 t_exit 2 "loop --label of 128 bytes" "$AUDIOLAT" midi loop --label "$(printf '%0128d' 0)" -n 1

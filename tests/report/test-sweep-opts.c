@@ -8,8 +8,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "args/sweep-opts.h"
 #include "core/clock.h"
-#include "sweep-opts.h"
 
 #define ARGV(...) ((char *[]){"sweep", __VA_ARGS__, NULL})
 #define ARGC(...) ((int)(sizeof((char *[]){"sweep", __VA_ARGS__}) / sizeof(char *)))

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The CLI's shared options (src/cli/common-opts.c) checked the same way
+ * The CLI's shared options (src/args/common-opts.c) checked the same way
  * in every table that picks them, and load's options merged from
  * src/load (al_load_optdefs).
  */
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cli/common-opts.h"
+#include "args/common-opts.h"
 #include "core/clock.h"
 #include "load/load.h"
 

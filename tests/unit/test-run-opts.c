@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cli/run-opts.h"
+#include "args/run-opts.h"
 #include "core/clock.h"
 
 static struct al_run_cli p;

@@ -7,8 +7,8 @@
  * there; load's options come from load/load.h's al_load_optdefs
  * (AL_OPT_MERGE, AL_OPT_LONGS).
  */
-#ifndef AL_CLI_COMMON_OPTS_H
-#define AL_CLI_COMMON_OPTS_H
+#ifndef AL_ARGS_COMMON_OPTS_H
+#define AL_ARGS_COMMON_OPTS_H
 
 #include "core/opts.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `audiolat run` options: a pure parser (no printing, no exit), unit-tested. */
-#ifndef AL_CLI_RUN_OPTS_H
-#define AL_CLI_RUN_OPTS_H
+#ifndef AL_ARGS_RUN_OPTS_H
+#define AL_ARGS_RUN_OPTS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* audiolat roundtrip's options (roundtrip-opts.c): parsed into what al_roundtrip_run() takes. */
-#ifndef AL_CLI_ROUNDTRIP_OPTS_H
-#define AL_CLI_ROUNDTRIP_OPTS_H
+#ifndef AL_ARGS_ROUNDTRIP_OPTS_H
+#define AL_ARGS_ROUNDTRIP_OPTS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `audiolat sweep` options: a pure parser (no printing, no exit), unit-tested and fuzzed. */
-#ifndef AL_CLI_SWEEP_OPTS_H
-#define AL_CLI_SWEEP_OPTS_H
+#ifndef AL_ARGS_SWEEP_OPTS_H
+#define AL_ARGS_SWEEP_OPTS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `audiolat monitor` options: a pure parser (no printing, no exit); run's go to run's parser. */
-#ifndef AL_CLI_MONITOR_OPTS_H
-#define AL_CLI_MONITOR_OPTS_H
+#ifndef AL_ARGS_MONITOR_OPTS_H
+#define AL_ARGS_MONITOR_OPTS_H
 
 #include <stdbool.h>
 #include <stddef.h>
