@@ -109,9 +109,7 @@ report(const struct al_midi_cli *o, const struct al_midi_result *r)
 	rd = (struct al_report_doc){ doc, NULL };
 	ri = (struct al_report_input){
 		.docs = &rd, .n = 1, .verdict = r->threshold ? "FAIL" : "PASS",
-		.no_histogram = o->no_histogram,
-		.midi_hist = { r->st ? &r->st->delta_lin : NULL, r->st ? &r->st->jitter_lin : NULL,
-			       &r->lat_lin } };
+		.no_histogram = o->no_histogram };
 	exit_code = cli_finish(&(struct cli_finish){
 		.cmd = "midi", .sub = o->sub, .json_path = o->json_path, .quiet = o->quiet,
 		.warn = live, .ri = &ri, .text = text, .save = live && !o->no_db,

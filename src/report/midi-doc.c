@@ -60,6 +60,22 @@ timeline_json(const struct al_midi_stats *st)
 			 "delta_min_ns", "delta_max_ns", "rows", rows);
 }
 
+/* The rows a histogram is printed in (round steps, exact counts); null when there is nothing. */
+static json_t *
+rows_json(const struct al_midi_linhist *lh)
+{
+	json_t *counts;
+	int i;
+
+	if (!lh || !lh->rows)
+		return json_null();
+	counts = json_array();
+	for (i = 0; i < lh->rows; i++)
+		json_array_append_new(counts, json_integer((json_int_t)lh->count[i]));
+	return json_pack("{s:I, s:I, s:o}", "start_ns", (json_int_t)lh->start_ns, "step_ns",
+			 (json_int_t)lh->step_ns, "counts", counts);
+}
+
 /* The delta figures, flat into o (the fields the issue names). */
 static void
 stats_into(json_t *o, const struct al_midi_stats *st, bool with_hist)
@@ -85,6 +101,8 @@ stats_into(json_t *o, const struct al_midi_stats *st, bool with_hist)
 	if (with_hist) {
 		json_object_set_new(o, "histogram", al_json_histogram(&st->hist));
 		json_object_set_new(o, "jitter_histogram", al_json_histogram(&st->jitter_hist));
+		json_object_set_new(o, "histogram_rows", rows_json(&st->delta_lin));
+		json_object_set_new(o, "jitter_histogram_rows", rows_json(&st->jitter_lin));
 		json_object_set_new(o, "timeline", timeline_json(st));
 	}
 }
@@ -278,6 +296,7 @@ al_report_midi_json(const struct al_midi_result *r)
 		json_object_set_new(doc, "latency_frames_min", jns(r->frames_min, v && jack));
 		json_object_set_new(doc, "latency_frames_max", jns(r->frames_max, v && jack));
 		json_object_set_new(doc, "histogram", r->lat_hist ? al_json_histogram(r->lat_hist) : json_null());
+		json_object_set_new(doc, "histogram_rows", rows_json(&r->lat_lin));
 	} else {
 		stats_into(doc, r->st, true);
 		json_object_set_new(doc, "tick_ns", json_integer(r->tick_ns));

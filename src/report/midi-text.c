@@ -60,29 +60,37 @@ dur_at(const json_t *o, const char *path, char *buf, size_t size)
 	return dur(al_doc_int(o, path, 0), buf, size);
 }
 
+/* The rows at key of o (the document's histogram_rows: round steps, exact counts), if any. */
 static void
-print_hist(FILE *f, const struct al_midi_linhist *lh, const char *title)
+print_hist(FILE *f, const json_t *o, const char *key, const char *title)
 {
-	uint64_t max = 0, total = 0;
-	int i, bar;
+	const json_t *rows = json_object_get(o, key), *counts = json_object_get(rows, "counts");
+	int64_t start_ns = al_doc_int(rows, "start_ns", 0), step_ns = al_doc_int(rows, "step_ns", 0);
+	uint64_t max = 0, total = 0, n;
+	size_t i;
+	int bar;
 	char a[32], b[32];
 
-	if (!lh || !lh->rows)
+	if (!json_array_size(counts) || step_ns <= 0)
 		return;
-	for (i = 0; i < lh->rows; i++) {
-		total += lh->count[i];
-		if (lh->count[i] > max)
-			max = lh->count[i];
+	json_array_foreach(counts, i, rows) {
+		n = json_is_integer(rows) && json_integer_value(rows) > 0 ?
+			    (uint64_t)json_integer_value(rows) : 0;
+		total += n;
+		if (n > max)
+			max = n;
 	}
 	fprintf(f, "\n%s (%llu):\n", title, (unsigned long long)total);
-	for (i = 0; i < lh->rows; i++) {
-		__int128 lo = (__int128)lh->start_ns + (__int128)i * lh->step_ns, hi = lo + lh->step_ns;
+	json_array_foreach(counts, i, rows) {
+		__int128 lo = (__int128)start_ns + (__int128)i * step_ns, hi = lo + step_ns;
 
-		bar = (int)((lh->count[i] * HIST_BAR + max - 1) / max);
+		n = json_is_integer(rows) && json_integer_value(rows) > 0 ?
+			    (uint64_t)json_integer_value(rows) : 0;
+		bar = max ? (int)((n * HIST_BAR + max - 1) / max) : 0;
 		fprintf(f, "  %11s .. %-11s |%-*.*s %llu\n",
 			dur(lo > INT64_MAX ? INT64_MAX : (int64_t)lo, a, sizeof(a)),
 			dur(hi > INT64_MAX ? INT64_MAX : (int64_t)hi, b, sizeof(b)), HIST_BAR, bar,
-			"########################################", (unsigned long long)lh->count[i]);
+			"########################################", (unsigned long long)n);
 	}
 }
 
@@ -203,8 +211,8 @@ stats_text(FILE *f, const json_t *doc, const struct al_report_input *in)
 						: "the median delta");
 		print_delta_stats(f, doc, "");
 		if (hist) {
-			print_hist(f, in->midi_hist[0], "histogram of the deltas");
-			print_hist(f, in->midi_hist[1], "histogram of |delta - interval|");
+			print_hist(f, doc, "histogram_rows", "histogram of the deltas");
+			print_hist(f, doc, "jitter_histogram_rows", "histogram of |delta - interval|");
 		}
 	}
 	if (has_phases(doc)) {
@@ -266,7 +274,7 @@ loop_text(FILE *f, const json_t *doc, const struct al_report_input *in)
 				    al_doc_int(doc, "wall_latency_ns.min", 0), e, sizeof(e)));
 		}
 		if (!in->no_histogram)
-			print_hist(f, in->midi_hist[2], "histogram of the latencies");
+			print_hist(f, doc, "histogram_rows", "histogram of the latencies");
 	}
 	if (has_phases(doc)) {
 		fprintf(f, "\nphases:\n");

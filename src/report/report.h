@@ -19,7 +19,6 @@
 #include "core/result.h"
 #include "doc/doc.h"
 
-struct al_midi_linhist;
 
 /* What a reporter renders: results, their comparison, and how. */
 struct al_report_input {
@@ -37,12 +36,6 @@ struct al_report_input {
 	 * any other result (which is then no -EINVAL)
 	 */
 	bool provenance;
-	/*
-	 * text of a MIDI result just measured: the display rows of its
-	 * histograms, exact (the document keeps log-linear buckets only):
-	 * the deltas, |delta - interval|, the loop's latencies; NULL: none
-	 */
-	const struct al_midi_linhist *midi_hist[3];
 };
 
 struct al_reporter {

@@ -59,6 +59,7 @@ t_grep "$OUT" "^jitter: max delta - interval 5000.0 us; max \|delta - interval\|
 	"the jitter figures"
 t_grep "$OUT" "^resolution: 1 tick = 1000.0 us: the file cannot show timing finer" "the tick and what it bounds"
 t_grep "$OUT" "^histogram of the deltas \(5\):" "a histogram of the 5 deltas"
+t_grep "$OUT" "^   105\.000 ms \.\. 106\.000 ms  \|#{14} {27}1$" "... its last row: the 105 ms delta"
 t_grep "$OUT" "^summary: source=file events=6 interval_ns=100000000 delta_min_ns=95000000 delta_mean_ns=100000000 delta_max_ns=105000000 jitter_max_ns=5000000 jitter_abs_max_ns=5000000 tick_ns=1000000 result=PASS$" \
 	"the summary line"
 
@@ -68,6 +69,8 @@ t_json "the issue's fields, exact" \
 	'.events == 6 and .interval_ns == 100000000 and .delta_min_ns == 95000000 and .delta_max_ns == 105000000 and .delta_mean_ns == 100000000 and .delta_stddev_ns == 3162278 and .delta_p99_ns == 105000000 and .jitter_max_ns == 5000000 and .jitter_abs_max_ns == 5000000 and .jitter_mean_abs_ns == 2000000 and .tick_ns == 1000000' "$J"
 t_json "the histogram holds the 5 deltas" \
 	'.histogram.count == 5 and ([.histogram.buckets[][2]] | add) == 5 and (.histogram.buckets | all(.[0] < .[1]))' "$J"
+t_json "the rows the text prints, exact: the deltas in 1 ms from 95 ms, |delta - interval| in 500 us" \
+	'.histogram_rows == {"start_ns": 95000000, "step_ns": 1000000, "counts": [1,0,0,0,0,3,0,0,0,0,1]} and .jitter_histogram_rows == {"start_ns": 0, "step_ns": 500000, "counts": [3,0,0,0,0,0,0,0,0,0,2]}' "$J"
 t_json "the file described" '.source.format == 0 and .source.tracks == 1 and .source.ticks_per_quarter == 1000 and .source.rmid == false' "$J"
 t_json "the interval was given, not auto" '.interval_auto == false and .config.interval_ns == 100000000' "$J"
 t_json "the timeline: one 1 s window with the 5 deltas, 95..105 ms" \
