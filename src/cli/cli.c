@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -73,6 +74,23 @@ cli_usage_error(const char *cmd, const char *fmt, ...)
 	if (cmd)
 		fprintf(stderr, "Try '%s %s --help'.\n", cli_progname, cmd);
 	return AL_EXIT_USAGE;
+}
+
+int
+cli_parse(const char *cmd, const struct al_optdef *table, int help_col, int argc, char **argv,
+	  al_opt_set_fn set, void *ctx, const bool *help, int max_args, int *first)
+{
+	char err[512];
+
+	if (al_opts_parse(table, argc, argv, set, ctx, first, NULL, err, sizeof(err)))
+		return cli_usage_error(cmd, "%s", err);
+	if (*help) {
+		al_opts_help(stdout, table, help_col);
+		return AL_EXIT_OK;
+	}
+	if (max_args >= 0 && argc - *first > max_args)
+		return cli_usage_error(cmd, "unexpected argument '%s'", argv[*first + max_args]);
+	return -1;
 }
 
 bool

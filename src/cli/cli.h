@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/opts.h"
+
 enum al_exit {
 	AL_EXIT_OK = 0,
 	AL_EXIT_RUNTIME = 1,
@@ -69,6 +71,16 @@ int cli_fault_or_usage(const char *cmd, int err, const char *what, const char *w
  * it returns.
  */
 int cli_fail(const char *cmd, int err, const char *what, const char *why, bool try_help);
+
+/*
+ * cmd's options: al_opts_parse() of table (set and ctx as it takes them).
+ * -1 to go on, *first the first argument after them (a usage error names
+ * the first beyond max_args; max_args < 0: any number); else the exit
+ * status: 2 after the usage line, 0 after --help (al_opts_help() of table
+ * at help_col) when the table set *help.
+ */
+int cli_parse(const char *cmd, const struct al_optdef *table, int help_col, int argc, char **argv,
+	      al_opt_set_fn set, void *ctx, const bool *help, int max_args, int *first);
 
 /* Usage error for an unknown option or missing argument (from getopt). */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -117,12 +117,9 @@ cmd_compare(int argc, char **argv)
 	char err[512];
 	int first, n, rc;
 
-	if (al_opts_parse(compare_opts, argc, argv, compare_set, &a, &first, NULL, err, sizeof(err)))
-		return cli_usage_error("compare", "%s", err);
-	if (a.help) {
-		al_opts_help(stdout, compare_opts, 23);
-		return AL_EXIT_OK;
-	}
+	rc = cli_parse("compare", compare_opts, 23, argc, argv, compare_set, &a, &a.help, -1, &first);
+	if (rc >= 0)
+		return rc;
 	n = argc - first;
 	if (!a.group && a.baseline)
 		return cli_usage_error("compare", "--baseline goes with --group-by");

@@ -82,17 +82,12 @@ cmd_devices(int argc, char **argv)
 	struct al_device_list l = { 0 };
 	const struct al_backend_ops *only;
 	const char *json_path;
-	char err[256];
-	int first, rc = AL_EXIT_OK;
+	int first, rc;
 
-	if (al_opts_parse(devices_opts, argc, argv, devices_set, &o, &first, NULL, err, sizeof(err)))
-		return cli_usage_error("devices", "%s", err);
-	if (o.help) {
-		al_opts_help(stdout, devices_opts, 25);
-		return AL_EXIT_OK;
-	}
-	if (first < argc)
-		return cli_usage_error("devices", "unexpected argument '%s'", argv[first]);
+	rc = cli_parse("devices", devices_opts, 25, argc, argv, devices_set, &o, &o.help, 0, &first);
+	if (rc >= 0)
+		return rc;
+	rc = AL_EXIT_OK;
 	only = o.only;
 	json_path = o.json_path;
 	if (only && only->unavailable)

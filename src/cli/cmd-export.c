@@ -98,15 +98,12 @@ int
 cmd_export(int argc, char **argv)
 {
 	struct export_cli o = { .out = "-" };
-	char path[PATH_MAX], *text = NULL, err[256];
+	char path[PATH_MAX], *text = NULL;
 	int first, ret;
 
-	if (al_opts_parse(export_opts, argc, argv, NULL, &o, &first, NULL, err, sizeof(err)))
-		return cli_usage_error("export", "%s", err);
-	if (o.help) {
-		al_opts_help(stdout, export_opts, 25);
-		return AL_EXIT_OK;
-	}
+	ret = cli_parse("export", export_opts, 25, argc, argv, NULL, &o, &o.help, -1, &first);
+	if (ret >= 0)
+		return ret;
 	if (o.format)
 		return export_ci(o.format, &o.co, o.db, argv + first, argc - first, o.out);
 	ret = cli_store_fetch_arg("export", o.db, argc, argv, first, &text, NULL, NULL, path,

@@ -73,17 +73,11 @@ cmd_history(int argc, char **argv)
 	struct history_cli o = { .f = { .limit = DEFAULT_LIMIT } };
 	struct al_history h;
 	struct al_load_fail fail;
-	char err[256];
 	int first, rc, ret = AL_EXIT_OK;
 
-	if (al_opts_parse(history_opts, argc, argv, history_set, &o, &first, NULL, err, sizeof(err)))
-		return cli_usage_error("history", "%s", err);
-	if (o.help) {
-		al_opts_help(stdout, history_opts, 25);
-		return AL_EXIT_OK;
-	}
-	if (first < argc)
-		return cli_usage_error("history", "unexpected argument '%s'", argv[first]);
+	rc = cli_parse("history", history_opts, 25, argc, argv, history_set, &o, &o.help, 0, &first);
+	if (rc >= 0)
+		return rc;
 	rc = al_history_list(o.db_opt, &o.f, o.json_path != NULL, &h, &fail);
 	if (rc) {
 		ret = cli_store_failed("history", rc, fail.name, fail.why, fail.server);

@@ -53,15 +53,11 @@ cmd_import(int argc, char **argv)
 {
 	struct import_cli o = { .ret = AL_EXIT_OK };
 	struct al_load_fail f;
-	char err[512];
 	int first, rc;
 
-	if (al_opts_parse(import_opts, argc, argv, NULL, &o, &first, NULL, err, sizeof(err)))
-		return cli_usage_error("import", "%s", err);
-	if (o.help) {
-		al_opts_help(stdout, import_opts, 25);
-		return AL_EXIT_OK;
-	}
+	rc = cli_parse("import", import_opts, 25, argc, argv, NULL, &o, &o.help, -1, &first);
+	if (rc >= 0)
+		return rc;
 	if (first >= argc)
 		return cli_usage_error("import", "which files? (FILE.json, - for standard input)");
 	rc = al_store_import(o.db, argv + first, (size_t)(argc - first), imported, &o, &f);

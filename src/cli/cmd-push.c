@@ -87,18 +87,12 @@ cmd_push(int argc, char **argv)
 	struct push_cli o = { 0 };
 	struct al_store_pushed p;
 	struct al_load_fail fail;
-	char err[256];
 	struct skip_ctx k = { p.to, AL_EXIT_OK };
 	int first, rc;
 
-	if (al_opts_parse(push_opts, argc, argv, push_set, &o, &first, NULL, err, sizeof(err)))
-		return cli_usage_error("push", "%s", err);
-	if (o.help) {
-		al_opts_help(stdout, push_opts, 25);
-		return AL_EXIT_OK;
-	}
-	if (first < argc)
-		return cli_usage_error("push", "unexpected argument '%s'", argv[first]);
+	rc = cli_parse("push", push_opts, 25, argc, argv, push_set, &o, &o.help, 0, &first);
+	if (rc >= 0)
+		return rc;
 	if (!o.to)
 		return cli_usage_error("push", "where to? (--to postgresql://USER@HOST/DB)");
 

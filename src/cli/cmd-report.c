@@ -94,15 +94,11 @@ cmd_report(int argc, char **argv)
 {
 	struct report_cli o = { .key = AL_GROUP_KERNEL };
 	struct al_doc_set set;
-	char err[256];
 	int first, n, rc;
 
-	if (al_opts_parse(report_opts, argc, argv, report_set, &o, &first, NULL, err, sizeof(err)))
-		return cli_usage_error("report", "%s", err);
-	if (o.help) {
-		al_opts_help(stdout, report_opts, 23);
-		return AL_EXIT_OK;
-	}
+	rc = cli_parse("report", report_opts, 23, argc, argv, report_set, &o, &o.help, -1, &first);
+	if (rc >= 0)
+		return rc;
 	n = argc - first;
 	if (!(o.group && o.out && o.out[0])) {
 		if (n < 1)

@@ -45,18 +45,15 @@ cmd_show(int argc, char **argv)
 	struct show_cli o = { 0 };
 	struct al_report_doc rd;
 	struct al_report_input in;
-	char path[PATH_MAX], *text = NULL, err[256];
+	char path[PATH_MAX], *text = NULL;
 	json_error_t jerr;
 	json_t *doc;
 	int64_t id;
 	int first, rc, ret;
 
-	if (al_opts_parse(show_opts, argc, argv, NULL, &o, &first, NULL, err, sizeof(err)))
-		return cli_usage_error("show", "%s", err);
-	if (o.help) {
-		al_opts_help(stdout, show_opts, 25);
-		return AL_EXIT_OK;
-	}
+	rc = cli_parse("show", show_opts, 25, argc, argv, NULL, &o, &o.help, -1, &first);
+	if (rc >= 0)
+		return rc;
 	db_opt = o.db;
 	ret = cli_store_fetch_arg("show", db_opt, argc, argv, first, &text, &db, &id, path,
 				  sizeof(path));
