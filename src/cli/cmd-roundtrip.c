@@ -7,6 +7,7 @@
  * (src/run), hands the result to its reporter (src/report/roundtrip-doc.h).
  * docs/roundtrip.md.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,6 +35,7 @@ cmd_roundtrip(int argc, char **argv)
 {
 	struct al_roundtrip_result x;
 	struct cli_roundtrip_opts o;
+	json_t *doc = NULL;
 	char why[512], err[256];
 	bool json_stdout, live;
 	int rc, exit_code = AL_EXIT_OK;
@@ -60,21 +62,23 @@ cmd_roundtrip(int argc, char **argv)
 	if (live)
 		al_report_status_clear(stderr);
 	al_doc_cmdline("audiolat", argc, argv, x.cmdline, sizeof(x.cmdline));
+	doc = al_report_roundtrip_json(&x);
+	if (!doc) {
+		exit_code = cli_cmd_error(AL_EXIT_RUNTIME, CMD, "%s", strerror(ENOMEM));
+		goto out;
+	}
 	if (!json_stdout) {
 		if (!o.quiet)
-			al_report_roundtrip_text(stdout, &x);
-		al_report_roundtrip_summary(stdout, &x);
+			al_report_roundtrip_text(stdout, doc);
+		al_report_roundtrip_summary(stdout, doc);
 		fflush(stdout);
 	}
-	if (o.json_path) {
-		json_t *doc = al_report_roundtrip_json(&x);
-
+	if (o.json_path)
 		exit_code = cli_write_doc(CMD, o.json_path, doc, 0);
-		json_decref(doc);
-	}
-	if (al_report_roundtrip_failure(&x, why, sizeof(why)))
+	if (al_report_roundtrip_failure(doc, why, sizeof(why)))
 		exit_code = cli_cmd_error(AL_EXIT_RUNTIME, CMD, "%s", why);
 out:
+	json_decref(doc);
 	al_roundtrip_result_free(&x);
 	return exit_code;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* audiolat roundtrip's document and text (roundtrip-doc.h, docs/roundtrip.md). */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
 #include <string.h>
@@ -55,6 +56,7 @@ loop_json(json_t *doc, const struct al_roundtrip_result *x)
 	const struct al_duplex_info *in = &x->info;
 
 	json_object_set_new(doc, "backend", json_string(x->backend));
+	json_object_set_new(doc, "server", in->server[0] ? json_string(in->server) : json_null());
 	json_object_set_new(doc, "device", al_json_text(x->device));
 	json_object_set_new(doc, "capture_device", al_json_text(x->capture_device));
 	json_object_set_new(doc, "self_loop", json_boolean(x->self_loop));
@@ -87,6 +89,8 @@ delay_json(json_t *doc, const struct al_roundtrip_result *x)
 						       : al_mtdm_status_name(s->status)));
 	json_object_set_new(doc, "valid", json_boolean(ok));
 	json_object_set_new(doc, "reason", ok ? json_null() : json_string(reason));
+	json_object_set_new(doc, "stream_errno", x->stream_err ? json_integer(-x->stream_err)
+							 : json_null());
 	json_object_set_new(doc, "delay_frames", num_or_null(ok, s->delay_frames));
 	json_object_set_new(doc, "delay_ms", num_or_null(ok, s->delay_frames * 1000.0 / rate));
 	json_object_set_new(doc, "min_frames", num_or_null(has, s->min_frames));
@@ -99,6 +103,8 @@ delay_json(json_t *doc, const struct al_roundtrip_result *x)
 				  json_integer(s->settled_at_ns) : json_null());
 	json_object_set_new(doc, "settled_readings", json_integer((json_int_t)s->n_settled));
 	json_object_set_new(doc, "valid_readings", json_integer((json_int_t)s->n_valid));
+	json_object_set_new(doc, "no_signal_readings", json_integer((json_int_t)s->n_no_signal));
+	json_object_set_new(doc, "unstable_readings", json_integer((json_int_t)s->n_unstable));
 	json_object_set_new(doc, "nominal",
 			    json_pack("{s:o, s:o, s:o}", "capture_frames",
 				      known ? json_integer(x->st.capture_latency_frames) : json_null(),
@@ -139,112 +145,147 @@ al_report_roundtrip_json(const struct al_roundtrip_result *x)
 	return doc;
 }
 
+/* The errno the stream stopped with, 0 when it ran to the end. */
+static int
+stream_errno(const json_t *doc)
+{
+	return (int)al_doc_int(doc, "stream_errno", 0);
+}
+
 /* No delay: why, and what the readings were. */
 static void
-text_none(FILE *f, const struct al_roundtrip_result *x)
+text_none(FILE *f, const json_t *doc)
 {
-	const struct al_roundtrip_summary *s = &x->s;
+	int64_t n_settled = al_doc_int(doc, "settled_readings", 0);
+	int64_t n_valid = al_doc_int(doc, "valid_readings", 0);
+	int err = stream_errno(doc);
 
-	if (x->stream_err) {
+	if (err) {
 		fprintf(f, "  delay        none: the stream stopped during the run (%s)\n",
-			strerror(-x->stream_err));
+			strerror(err));
 		return;
 	}
-	fprintf(f, "  delay        none: %s: %s\n", s->status == AL_MTDM_NO_SIGNAL ?
-		"no signal" : "unstable", al_roundtrip_why_text(s->why));
-	if (s->n_settled)
-		fprintf(f, "  readings     %zu after settling: %zu valid, %zu no signal, "
-			"%zu unstable\n", s->n_settled, s->n_valid, s->n_no_signal, s->n_unstable);
-	if (s->n_valid)
+	fprintf(f, "  delay        none: %s: %s\n",
+		!strcmp(al_doc_str(doc, "status", ""), "no-signal") ? "no signal" : "unstable",
+		al_doc_str(doc, "reason", ""));
+	if (n_settled)
+		fprintf(f, "  readings     %" PRId64 " after settling: %" PRId64 " valid, %" PRId64
+			" no signal, %" PRId64 " unstable\n", n_settled, n_valid,
+			al_doc_int(doc, "no_signal_readings", 0),
+			al_doc_int(doc, "unstable_readings", 0));
+	if (n_valid)
 		fprintf(f, "  valid ones   min %.3f, max %.3f frames, stddev %.4f frames\n",
-			s->min_frames, s->max_frames, s->stddev_frames);
-	fprintf(f, "  xruns        %u\n", x->st.xruns);
+			al_doc_real(doc, "min_frames", NAN), al_doc_real(doc, "max_frames", NAN),
+			al_doc_real(doc, "stddev_frames", NAN));
+	fprintf(f, "  xruns        %" PRId64 "\n", al_doc_int(doc, "xruns", 0));
+}
+
+/* The delay, its spread, its error and the loop's gain. */
+static void
+text_delay(FILE *f, const json_t *doc)
+{
+	fprintf(f, "  delay      %11.3f frames %9.3f ms   (mean of %" PRId64 " readings after "
+		"settling)\n", al_doc_real(doc, "delay_frames", NAN),
+		al_doc_real(doc, "delay_ms", NAN), al_doc_int(doc, "valid_readings", 0));
+	fprintf(f, "  min / max  %12.4f / %.4f frames, stddev %.6f frames\n",
+		al_doc_real(doc, "min_frames", NAN), al_doc_real(doc, "max_frames", NAN),
+		al_doc_real(doc, "stddev_frames", NAN));
+	fprintf(f, "  error      %11.4f          (worst tone residual; above %.2f a reading is "
+		"rejected)\n", al_doc_real(doc, "error", NAN), AL_MTDM_MAX_ERROR);
+	fprintf(f, "  level      %11.1f dB       loop gain, polarity %s\n",
+		to_db(al_doc_real(doc, "level", NAN)), al_doc_bool(doc, "inverted", false) ?
+		"INVERTED (the loop flips the signal)" : "normal");
 }
 
 /* What the extra is, and what would compensate it. */
 static void
-text_extra(FILE *f, const struct al_roundtrip_result *x)
+text_extra(FILE *f, const json_t *doc)
 {
-	const char *srv = x->info.server[0] ? x->info.server : "JACK";
+	int64_t io_frames = al_doc_int(doc, "jackd_io_frames", -1);
 
-	if (x->self_loop)
+	if (al_doc_bool(doc, "self_loop", false))
 		fprintf(f, "  self-loop: no converters in the loop; the extra is %s's one-cycle delay\n"
-			"             of a connection that feeds back into the same client\n", srv);
-	else if (x->io_frames >= 0)
-		fprintf(f, "  jackd      -I %ld -O %ld would compensate it (assumes input and output\n"
-			"             share the extra evenly)\n", x->io_frames, x->io_frames);
+			"             of a connection that feeds back into the same client\n",
+			al_doc_str(doc, "server", "JACK"));
+	else if (io_frames >= 0)
+		fprintf(f, "  jackd      -I %" PRId64 " -O %" PRId64
+			" would compensate it (assumes input and output\n"
+			"             share the extra evenly)\n", io_frames, io_frames);
 	else
 		fprintf(f, "  jackd      the reported latency exceeds the measured delay by %.0f "
-			"frames:\n             lower -I/-O if they are set\n", -x->extra_frames);
+			"frames:\n             lower -I/-O if they are set\n",
+			-al_doc_real(doc, "extra_frames", NAN));
 }
 
 void
-al_report_roundtrip_text(FILE *f, const struct al_roundtrip_result *x)
+al_report_roundtrip_text(FILE *f, const json_t *doc)
 {
-	const struct al_roundtrip_summary *s = &x->s;
-	double rate = x->info.rate_hz;
+	const char *backend = al_doc_str(doc, "backend", "");
+	const char *server = al_doc_str(doc, "server", NULL);
+	int64_t periods = al_doc_int(doc, "periods", 0);
 	char nominal[64];
 
-	fprintf(f, "roundtrip: %s, %u Hz, period %u frames", x->backend, x->info.rate_hz,
-		x->info.period_frames);
-	if (x->info.periods)
-		fprintf(f, " x %u", x->info.periods);
-	fprintf(f, "%s\n  plays on %s, captures from %s\n", x->self_loop ? ", self-loop" : "",
-		x->info.out_name, x->info.in_name);
-	if (!valid(x)) {
-		text_none(f, x);
+	fprintf(f, "roundtrip: %s, %" PRId64 " Hz, period %" PRId64 " frames", backend,
+		al_doc_int(doc, "rate", 0), al_doc_int(doc, "period_frames", 0));
+	if (periods)
+		fprintf(f, " x %" PRId64, periods);
+	fprintf(f, "%s\n  plays on %s, captures from %s\n",
+		al_doc_bool(doc, "self_loop", false) ? ", self-loop" : "",
+		al_doc_str(doc, "out", ""), al_doc_str(doc, "in", ""));
+	if (!al_doc_bool(doc, "valid", false)) {
+		text_none(f, doc);
 		return;
 	}
-	fprintf(f, "  delay      %11.3f frames %9.3f ms   (mean of %zu readings after settling)\n",
-		s->delay_frames, s->delay_frames * 1000.0 / rate, s->n_valid);
-	fprintf(f, "  min / max  %12.4f / %.4f frames, stddev %.6f frames\n", s->min_frames,
-		s->max_frames, s->stddev_frames);
-	fprintf(f, "  error      %11.4f          (worst tone residual; above %.2f a reading is "
-		"rejected)\n", s->worst_error, AL_MTDM_MAX_ERROR);
-	fprintf(f, "  level      %11.1f dB       loop gain, polarity %s\n", to_db(s->level),
-		s->inverted ? "INVERTED (the loop flips the signal)" : "normal");
-	if (!x->info.latency_known) {
+	text_delay(f, doc);
+	/* the nominal latency is null each when the backend reports none */
+	if (!json_is_integer(al_doc_get(doc, "nominal.capture_frames"))) {
 		fprintf(f, "  nominal    not reported (%s told our ports no latency), no extra\n",
-			x->info.server[0] ? x->info.server : x->backend);
-		if (x->self_loop)
+			server ? server : backend);
+		if (al_doc_bool(doc, "self_loop", false))
 			fprintf(f, "  self-loop: no converters in the loop; the delay is %s's one-cycle "
 				"delay\n             of a connection that feeds back into the same client\n",
-				x->info.server[0] ? x->info.server : x->backend);
-		fprintf(f, "  xruns      %u\n", x->st.xruns);
+				server ? server : backend);
+		fprintf(f, "  xruns      %" PRId64 "\n", al_doc_int(doc, "xruns", 0));
 		return;
 	}
-	if (x->info.server[0])
-		snprintf(nominal, sizeof(nominal), "the ports' latency as %s reports it",
-			 x->info.server);
+	if (server)
+		snprintf(nominal, sizeof(nominal), "the ports' latency as %s reports it", server);
 	else
 		snprintf(nominal, sizeof(nominal), "%s",
 			 "one period read + the rest of the prefilled playback buffer");
-	fprintf(f, "  nominal    %11.3f frames   (capture %u + playback %u: %s)\n", x->nominal_frames,
-		x->st.capture_latency_frames, x->st.playback_latency_frames, nominal);
+	fprintf(f, "  nominal    %11.3f frames   (capture %" PRId64 " + playback %" PRId64
+		": %s)\n", al_doc_real(doc, "nominal.total_frames", NAN),
+		al_doc_int(doc, "nominal.capture_frames", 0),
+		al_doc_int(doc, "nominal.playback_frames", 0), nominal);
 	fprintf(f, "  extra      %11.3f frames %9.3f ms   (beyond the nominal buffering)\n",
-		z(x->extra_frames), z(x->extra_frames * 1000.0 / rate));
-	text_extra(f, x);
-	fprintf(f, "  xruns      %u%s\n", x->st.xruns, x->st.restarts ? " (streams restarted)" : "");
+		z(al_doc_real(doc, "extra_frames", NAN)), z(al_doc_real(doc, "extra_ms", NAN)));
+	text_extra(f, doc);
+	fprintf(f, "  xruns      %" PRId64 "%s\n", al_doc_int(doc, "xruns", 0),
+		al_doc_int(doc, "restarts", 0) ? " (streams restarted)" : "");
 }
 
 void
-al_report_roundtrip_summary(FILE *f, const struct al_roundtrip_result *x)
+al_report_roundtrip_summary(FILE *f, const json_t *doc)
 {
-	const struct al_roundtrip_summary *s = &x->s;
+	bool ok = al_doc_bool(doc, "valid", false);
+	double extra_frames = al_doc_real(doc, "extra_frames", NAN);
 
-	fprintf(f, "summary: backend=%s rate=%u period=%u", x->backend, x->info.rate_hz,
-		x->info.period_frames);
-	if (valid(x))
+	fprintf(f, "summary: backend=%s rate=%" PRId64 " period=%" PRId64,
+		al_doc_str(doc, "backend", ""), al_doc_int(doc, "rate", 0),
+		al_doc_int(doc, "period_frames", 0));
+	if (ok)
 		fprintf(f, " delay_frames=%.3f delay_ms=%.3f min_frames=%.3f max_frames=%.3f "
-			"stddev_frames=%.4f inverted=%s", s->delay_frames,
-			s->delay_frames * 1000.0 / x->info.rate_hz, s->min_frames, s->max_frames,
-			s->stddev_frames, s->inverted ? "yes" : "no");
-	if (valid(x) && isfinite(x->extra_frames))
-		fprintf(f, " extra_frames=%.3f", z(x->extra_frames));
-	else if (valid(x))
+			"stddev_frames=%.4f inverted=%s", al_doc_real(doc, "delay_frames", NAN),
+			al_doc_real(doc, "delay_ms", NAN), al_doc_real(doc, "min_frames", NAN),
+			al_doc_real(doc, "max_frames", NAN), al_doc_real(doc, "stddev_frames", NAN),
+			al_doc_bool(doc, "inverted", false) ? "yes" : "no");
+	if (ok && isfinite(extra_frames))
+		fprintf(f, " extra_frames=%.3f", z(extra_frames));
+	else if (ok)
 		fprintf(f, " extra_frames=-");
-	fprintf(f, " readings=%zu xruns=%u result=%s\n", s->n_settled, x->st.xruns,
-		x->stream_err ? "error" : al_mtdm_status_name(s->status));
+	fprintf(f, " readings=%" PRId64 " xruns=%" PRId64 " result=%s\n",
+		al_doc_int(doc, "settled_readings", 0), al_doc_int(doc, "xruns", 0),
+		al_doc_str(doc, "status", ""));
 }
 
 void
@@ -262,20 +303,25 @@ al_report_roundtrip_reading(FILE *f, const struct al_mtdm_result *r, uint32_t ra
 }
 
 const char *
-al_report_roundtrip_failure(const struct al_roundtrip_result *x, char *buf, size_t size)
+al_report_roundtrip_failure(const json_t *doc, char *buf, size_t size)
 {
-	if (x->stream_err == -ENOLINK)
+	const char *backend = al_doc_str(doc, "backend", "");
+	const char *server = al_doc_str(doc, "server", NULL);
+	int err = stream_errno(doc);
+
+	if (err == ENOLINK)
 		snprintf(buf, size, "%s: the stream stopped during the run (%s): a link of the loop "
-			 "went away", x->backend, strerror(-x->stream_err));
-	else if (x->stream_err)
-		snprintf(buf, size, "%s: the stream stopped during the run (%s)%s%s%s", x->backend,
-			 strerror(-x->stream_err), x->info.server[0] ? ": the " : "",
-			 x->info.server, x->info.server[0] ? " server went away" : "");
-	else if (x->s.status == AL_MTDM_NO_SIGNAL)
+			 "went away", backend, strerror(err));
+	else if (err)
+		snprintf(buf, size, "%s: the stream stopped during the run (%s)%s%s%s", backend,
+			 strerror(err), server ? ": the " : "", server ? server : "",
+			 server ? " server went away" : "");
+	else if (!strcmp(al_doc_str(doc, "status", ""), "no-signal"))
 		snprintf(buf, size, "no signal: %s; check the loop (%s -> %s)",
-			 al_roundtrip_why_text(x->s.why), x->info.out_name, x->info.in_name);
-	else if (x->s.status != AL_MTDM_VALID)
-		snprintf(buf, size, "unstable: %s", al_roundtrip_why_text(x->s.why));
+			 al_doc_str(doc, "reason", ""), al_doc_str(doc, "out", ""),
+			 al_doc_str(doc, "in", ""));
+	else if (!al_doc_bool(doc, "valid", false))
+		snprintf(buf, size, "unstable: %s", al_doc_str(doc, "reason", ""));
 	else
 		return NULL;
 	return buf;
