@@ -6,7 +6,7 @@
 #   backend load midi trace check          -> core (midi may use load)
 #   report store                           -> core doc
 #   run                                    -> backend load trace check roundtrip core
-#   args                                   -> run midi and what lies below them
+#   args                                   -> run midi backend load trace check roundtrip core
 #   cli                                    -> anything
 . "$(dirname "$0")/../lib.sh"
 src="$TESTS_DIR/../src"
