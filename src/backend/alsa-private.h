@@ -55,6 +55,8 @@ struct alsa {
 	int64_t play_frames;      /* written since the stream (re)started */
 	int64_t cap_frames;       /* read since the stream (re)started */
 	struct al_grid grid;      /* the device's frame clock fitted to the wake-ups (core/grid.h) */
+	int64_t slip_periods;     /* periods its frame count lost (al_grid_behind), for the next write */
+	int64_t slip_from_ns;     /* when the first of them was due */
 
 	/* for info() */
 	uint64_t stamp_seen[4];   /* status stamps by enum al_stamp_base */

@@ -246,6 +246,7 @@ alsa_wait(void *priv, struct al_wake *w)
 {
 	struct alsa *a = priv;
 	int64_t deadline_ns = al_clock_now_ns() + a->stall_ns, now_ns, stamp_ns, mono_ns, real_ns;
+	int64_t frame, lost, from_ns = 0;
 	snd_pcm_sframes_t avail = 0;
 	enum al_stamp_base base;
 	snd_pcm_state_t state;
@@ -313,12 +314,24 @@ alsa_wait(void *priv, struct al_wake *w)
 		 * finds more than one): when the device's frame clock freed
 		 * the oldest free period, by the grid.
 		 */
-		w->boundary_ns = al_grid_boundary(&a->grid,
-						  a->play ? a->play_frames - (int64_t)a->buffer_frames +
-								    (int64_t)a->period_frames
-							  : a->cap_frames + (int64_t)a->period_frames,
+		frame = a->play ? a->play_frames - (int64_t)a->buffer_frames : a->cap_frames;
+		w->boundary_ns = al_grid_boundary(&a->grid, frame + (int64_t)a->period_frames,
 						  w->wake_ns);
 		a->bound_grid++;
+		/*
+		 * What the device holds (frame + avail) behind its line by
+		 * whole periods it never delivered (pcm_jack left out of a
+		 * JACK cycle): the line moves, the periods are an xrun.
+		 */
+		lost = al_grid_behind(&a->grid, frame + (int64_t)avail, (int64_t)a->period_frames,
+				      w->wake_ns, &from_ns);
+		if (lost) {
+			w->boundary_ns += llround(al_grid_frame_ns(&a->grid) *
+						  (double)(lost * (int64_t)a->period_frames));
+			a->slip_periods += lost;
+			if (a->slip_periods == lost)
+				a->slip_from_ns = from_ns;
+		}
 		return 0;
 	}
 	w->boundary_ns = a->next_due_ns < w->wake_ns ? a->next_due_ns : w->wake_ns;
@@ -493,6 +506,15 @@ alsa_write(void *priv, int64_t now_ns, struct al_write_info *wi)
 	wi->lost_periods = 0;
 	wi->xrun_source = AL_XRUN_DEVICE; /* (the run's wi lives on: not the last account's) */
 	wi->missed_known = false;
+	if (a->slip_periods) {
+		/* the periods the device's frame count lost (alsa_wait): one xrun, our account's */
+		wi->xrun_start_ns = a->slip_from_ns;
+		wi->xrun_ns = a->slip_periods * a->period_ns;
+		wi->lost_periods = a->slip_periods;
+		wi->xrun_source = AL_XRUN_ACCOUNT;
+		a->xrun_account++;
+		a->slip_periods = 0;
+	}
 	if (a->cap) {
 		rc = capture_side(a, now_ns, wi);
 		if (rc < 0)

@@ -155,3 +155,43 @@ al_grid_frame_ns(const struct al_grid *g)
 {
 	return g->rate_hz > 0 ? frame_ns(g) : 0;
 }
+
+/* T(frame) by the fit so far */
+static double
+line_ns(const struct al_grid *g, int64_t frame)
+{
+	return (double)g->t0_ns + g->offset_ns + frame_ns(g) * (double)(frame - g->f0);
+}
+
+int64_t
+al_grid_behind(struct al_grid *g, int64_t dev_frame, int64_t period_frames, int64_t wake_ns,
+	       int64_t *lost_from_ns)
+{
+	double period_ns, late_ns;
+	int64_t k;
+
+	if (g->rate_hz <= 0 || !g->fitted || period_frames <= 0) {
+		g->behind_n = 0;
+		return 0;
+	}
+	period_ns = frame_ns(g) * (double)period_frames;
+	/* how long the period after what the device holds has been due */
+	late_ns = (double)wake_ns - line_ns(g, dev_frame + period_frames) + period_ns / 8;
+	if (late_ns < 0) {
+		g->behind_n = 0;
+		return 0;
+	}
+	k = 1 + (int64_t)(late_ns / period_ns);
+	if (!g->behind_n || k < g->behind_periods)
+		g->behind_periods = k;
+	if (!g->behind_n)
+		g->behind_from_ns = llround(line_ns(g, dev_frame));
+	if (++g->behind_n < AL_GRID_BEHIND_WAKES)
+		return 0;
+	/* those frames were never counted: every later one comes k periods later on the line */
+	k = g->behind_periods;
+	g->f0 -= k * period_frames;
+	g->behind_n = 0;
+	*lost_from_ns = g->behind_from_ns;
+	return k;
+}

@@ -33,6 +33,7 @@
 #define AL_GRID_PAIR_BLOCKS 4          /* blocks a slope spans: a second */
 #define AL_GRID_MIN_PAIRS 3            /* slopes the drift needs: one late block is outvoted */
 #define AL_GRID_JUMP_NS (100 * 1000LL) /* a block this far off the line starts a segment */
+#define AL_GRID_BEHIND_WAKES 4         /* wake-ups in a row behind the line: periods lost */
 
 struct al_grid_point {
 	int64_t frame;     /* relative to the line's first frame */
@@ -53,6 +54,10 @@ struct al_grid {
 	bool block_any;
 	struct al_grid_point blocks[AL_GRID_BLOCKS]; /* ring of closed blocks */
 	int n_blocks, next_block;
+	/* al_grid_behind(): wake-ups in a row that found the device behind the line */
+	int behind_n;
+	int64_t behind_periods;   /* the fewest whole periods behind among them */
+	int64_t behind_from_ns;   /* when the first of those periods was due, on the line */
 };
 
 /* Start (or restart after an xrun) the grid of a rate_hz stream; the drift is kept. */
@@ -69,5 +74,23 @@ int64_t al_grid_boundary(struct al_grid *g, int64_t frame, int64_t wake_ns);
 
 /* The fitted length of one frame in ns (the nominal one, drift applied). */
 double al_grid_frame_ns(const struct al_grid *g);
+
+/*
+ * Whole periods the device's frame count fell behind its line, which
+ * would read as lateness of every later period: a plugin whose thread its
+ * server left out of a cycle (pcm_jack drops that cycle's audio and says
+ * nothing) stood still for a period while time went on. dev_frame is what
+ * the device holds at this wake-up, on the frame count al_grid_boundary()
+ * takes (capture: frames read + avail; playback: written - queued). It is
+ * behind by k >= 1 periods when the period after dev_frame was due on the
+ * line k - 1 periods before wake_ns or earlier (less an eighth of a period)
+ * and is not there; a lateness under 7/8 of a period never is. Behind at
+ * AL_GRID_BEHIND_WAKES wake-ups in a row (a server's cycle late by more than
+ * a period, on a card that catches up, is behind at one), the line moves
+ * the fewest k of them later: returns k and *lost_from_ns, when the first
+ * lost period was due; else 0. Constant time.
+ */
+int64_t al_grid_behind(struct al_grid *g, int64_t dev_frame, int64_t period_frames,
+		       int64_t wake_ns, int64_t *lost_from_ns);
 
 #endif

@@ -414,6 +414,81 @@ grid_one_late_block_keeps_the_drift(void **state)
 	assert_true(fabs(g.drift * 1e6) < 2);
 }
 
+/*
+ * The device's frame count stood still for one period (pcm_jack: jackd
+ * left its client out of a cycle, and that cycle's audio is gone): every
+ * later period read one period late, 5.4 ms for 0.1 ms, for as long as the
+ * run lasted. Seen behind at 4 wake-ups in a row, the line moves a period
+ * later once: the lost period is reported from when it was due, and the
+ * wake-ups after it read their own lateness again.
+ */
+static void
+grid_a_lost_period_moves_the_line(void **state)
+{
+	struct al_grid g;
+	uint64_t x = 99;
+	int64_t k, n, lost = 3 * SEC / PERIOD, from = 0, found = 0, slips = 0;
+
+	(void)state;
+	memset(&g, 0, sizeof(g));
+	al_grid_start(&g, RATE);
+	for (k = 0; k < 6 * SEC / PERIOD; k++) {
+		int64_t j = 10000 + (int64_t)((x = x * 6364136223846793005ull + 1) >> 33) % 4000;
+		int64_t wake = device_time(k, 0) + j, b, got, from_ns = 0;
+
+		if (k == lost)
+			continue; /* no wake-up: its cycle never came */
+		n = k > lost ? k - 1 : k; /* the frames the device counts */
+		b = al_grid_boundary(&g, n * FRAMES, wake);
+		got = al_grid_behind(&g, n * FRAMES, FRAMES, wake, &from_ns);
+		if (got) {
+			slips++;
+			found = k;
+			from = from_ns;
+			b += (int64_t)llround(al_grid_frame_ns(&g) * (double)(got * FRAMES));
+			assert_int_equal(got, 1);
+		}
+		if (k > lost + AL_GRID_BEHIND_WAKES || (k > SEC / PERIOD && k < lost))
+			assert_true(wake - b >= -1000 && wake - b <= 5000);
+	}
+	assert_int_equal(slips, 1);
+	assert_int_equal(found, lost + AL_GRID_BEHIND_WAKES);
+	/* the period lost was due when its cycle should have come (the line: 10 us late) */
+	assert_true(llabs(from - device_time(lost, 0) - 10000) <= 2000);
+}
+
+/*
+ * No lost period where none was: a lateness of 0.8 of a period for 3 s (a
+ * client ahead of ours taking that much of every cycle), and one cycle 1.5
+ * periods late that a card then catches up (two periods at the next
+ * wake-up). The lateness reads as itself, the line never moves.
+ */
+static void
+grid_a_lateness_is_no_lost_period(void **state)
+{
+	struct al_grid g;
+	uint64_t x = 5;
+	int64_t k, from_ns;
+
+	(void)state;
+	memset(&g, 0, sizeof(g));
+	al_grid_start(&g, RATE);
+	for (k = 0; k < 6 * SEC / PERIOD; k++) {
+		int64_t t = k * PERIOD, late = t >= 2 * SEC && t < 5 * SEC ? PERIOD * 8 / 10 : 0;
+		int64_t j = 10000 + (int64_t)((x = x * 6364136223846793005ull + 1) >> 33) % 4000;
+		int64_t wake = device_time(k, 0) + j + late, b;
+
+		if (k == SEC / PERIOD + 7)
+			wake += PERIOD * 3 / 2; /* late, and the next one comes at once */
+		if (k == SEC / PERIOD + 8)
+			wake = device_time(k - 1, 0) + PERIOD * 3 / 2 + j + 100000;
+		b = al_grid_boundary(&g, k * FRAMES, wake);
+		assert_int_equal(al_grid_behind(&g, k * FRAMES, FRAMES, wake, &from_ns), 0);
+		if (late && t >= 2 * SEC + 100 * MS)
+			assert_true(wake - b >= late - 1000 && wake - b <= late + 5000);
+	}
+}
+
 int
 main(void)
 {
@@ -434,6 +509,8 @@ main(void)
 		cmocka_unit_test(grid_starts_from_the_earliest_wakeup),
 		cmocka_unit_test(grid_restart_keeps_the_drift),
 		cmocka_unit_test(grid_one_late_block_keeps_the_drift),
+		cmocka_unit_test(grid_a_lost_period_moves_the_line),
+		cmocka_unit_test(grid_a_lateness_is_no_lost_period),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -291,6 +291,48 @@ for attempt in 1 2 3 4; do
 	break
 done
 
+# --- a stall shorter than the buffer (plug:jack): jackd leaves the plugin's
+# client out of the cycles the stall covers, and pcm_jack drops their audio
+# and says nothing: the device's frame count stood still for those periods.
+# Every later period read them as lateness, 5.4 ms for each period lost, for
+# the rest of the run (the lateness row once read 7.3 ms for 2 ms, its idle
+# phase 5.4 ms for none). The truth: the lateness after the stall is what
+# it was before it, and what was lost, if anything, is whole periods at the
+# stall, in one xrun event (core/grid.h, al_grid_behind()). On the
+# recording row: playing, the plugin also takes short periods (it plays
+# silence for what it lacks and counts only what it took), a step of part
+# of a period that no whole-period rule moves (docs/truth.md).
+if [ "$BE" = plugjack-capture ]; then
+	S=12
+	if truth_start "$J" "$AUDIOLAT" run "${RUN[@]}" -n 3 -d 3s; then
+		sleep "1.$(truth_random 0 4)" # the random point: the fault's timing, not a wait
+		truth_stall "$S"
+		stopped=$?
+		truth_wait
+		ran=$?
+		t_result "$stopped" "short stall: truth-stall stopped audiolat"
+		t_result "$ran" "short stall of $S ms: the run exits 0"
+		# the window means (wake latency) before it and from 300 ms after it; their medians
+		short="$START_NS as \$s | (\$at - \$s) as \$from | .timeseries as \$ts |
+			def median: sort | .[length / 2 | floor];
+			[\$ts.rows[] | select(.[1] > 0 and .[0] + \$ts.window_ns <= \$from - 100000000) | .[3]] as \$before |
+			[\$ts.rows[] | select(.[1] > 0 and .[0] >= \$from + \$f + 300000000) | .[3]] as \$after"
+		set -- --argjson at "$STOP_REAL_NS" --argjson f "$STALL_NS"
+		tjq "short stall: the lateness after it is what it was before (window medians within 1 ms)" \
+			"$short | (\$before | length) >= 3 and (\$after | length) >= 8 and
+			 (\$after | median) - (\$before | median) < 1000000" "$J" "$@"
+		jq -r "$short | \"# truth-record: $BE short-stall truth_us=\(\$f / 1000 | floor) before_us=\(\$before | median / 1000 | floor) after_us=\(\$after | median / 1000 | floor) events=\(.xrun_events | map([((.t_ns - \$from) / 1000000 | floor), .lost_periods, .source]))\"" \
+			"$J" "$@" 2>/dev/null
+		tjq "short stall: what was lost is at most one xrun event near it, of whole periods, no more than it and a period" \
+			"$START_NS as \$s | (\$at - \$s) as \$from | .config.period_ns as \$p |
+			 [.xrun_events[] | select(.t_ns <= \$from + \$f + \$p + 20000000 and
+						  .t_ns + .duration_ns >= \$from - \$p - 20000000)] |
+			 length <= 1 and all(.lost_periods >= 1 and .duration_ns <= \$f + \$p + 20000000)" "$J" "$@"
+	else
+		t_result 1 "short stall: the run measures"
+	fi
+fi
+
 # --- a sustained lateness: 2 ms of every cycle, by a JACK client ahead of ours
 if [ -n "$LATE" ]; then
 	LATE_RUN=("${RUN[@]}")
