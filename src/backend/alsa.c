@@ -492,10 +492,10 @@ capture_side(struct alsa *a, int64_t now_ns, struct al_write_info *wi)
 	return 0;
 }
 
+/* One write (capture: read) of the whole periods there is room for; an xrun's recovery. */
 static int
-alsa_write(void *priv, int64_t now_ns, struct al_write_info *wi)
+write_periods(struct alsa *a, int64_t now_ns, struct al_write_info *wi)
 {
-	struct alsa *a = priv;
 	snd_pcm_sframes_t avail;
 	snd_pcm_uframes_t n, queued;
 	int rc;
@@ -506,15 +506,6 @@ alsa_write(void *priv, int64_t now_ns, struct al_write_info *wi)
 	wi->lost_periods = 0;
 	wi->xrun_source = AL_XRUN_DEVICE; /* (the run's wi lives on: not the last account's) */
 	wi->missed_known = false;
-	if (a->slip_periods) {
-		/* the periods the device's frame count lost (alsa_wait): one xrun, our account's */
-		wi->xrun_start_ns = a->slip_from_ns;
-		wi->xrun_ns = a->slip_periods * a->period_ns;
-		wi->lost_periods = a->slip_periods;
-		wi->xrun_source = AL_XRUN_ACCOUNT;
-		a->xrun_account++;
-		a->slip_periods = 0;
-	}
 	if (a->cap) {
 		rc = capture_side(a, now_ns, wi);
 		if (rc < 0)
@@ -579,6 +570,28 @@ alsa_write(void *priv, int64_t now_ns, struct al_write_info *wi)
 	a->last_write_ns = now_ns;
 	a->queued_frames = (int64_t)(queued + n);
 	return 0;
+}
+
+static int
+alsa_write(void *priv, int64_t now_ns, struct al_write_info *wi)
+{
+	struct alsa *a = priv;
+	int rc = write_periods(a, now_ns, wi);
+
+	/*
+	 * The periods the device's frame count lost (alsa_wait): one xrun of
+	 * our account's, unless this write found one itself (that one
+	 * restarted the stream or the line: it stands for both).
+	 */
+	if (rc >= 0 && a->slip_periods && !wi->xrun_start_ns) {
+		wi->xrun_start_ns = a->slip_from_ns;
+		wi->xrun_ns = a->slip_periods * a->period_ns;
+		wi->lost_periods = a->slip_periods;
+		wi->xrun_source = AL_XRUN_ACCOUNT;
+		a->xrun_account++;
+	}
+	a->slip_periods = 0;
+	return rc;
 }
 
 static int
