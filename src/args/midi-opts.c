@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "core/clock.h"
-#include "core/units.h"
 #include "common-opts.h"
 #include "midi-opts.h"
 

@@ -60,37 +60,40 @@ dur_at(const json_t *o, const char *path, char *buf, size_t size)
 	return dur(al_doc_int(o, path, 0), buf, size);
 }
 
+/* A row's count in the document: a non-negative integer, else none. */
+static uint64_t
+row_count(const json_t *c)
+{
+	return json_is_integer(c) && json_integer_value(c) > 0 ? (uint64_t)json_integer_value(c) : 0;
+}
+
 /* The rows at key of o (the document's histogram_rows: round steps, exact counts), if any. */
 static void
 print_hist(FILE *f, const json_t *o, const char *key, const char *title)
 {
-	const json_t *rows = json_object_get(o, key), *counts = json_object_get(rows, "counts");
+	const json_t *rows = json_object_get(o, key), *counts = json_object_get(rows, "counts"), *c;
 	int64_t start_ns = al_doc_int(rows, "start_ns", 0), step_ns = al_doc_int(rows, "step_ns", 0);
-	uint64_t max = 0, total = 0, n;
+	uint64_t max = 0, total = 0;
 	size_t i;
 	int bar;
 	char a[32], b[32];
 
 	if (!json_array_size(counts) || step_ns <= 0)
 		return;
-	json_array_foreach(counts, i, rows) {
-		n = json_is_integer(rows) && json_integer_value(rows) > 0 ?
-			    (uint64_t)json_integer_value(rows) : 0;
-		total += n;
-		if (n > max)
-			max = n;
+	json_array_foreach(counts, i, c) {
+		total += row_count(c);
+		if (row_count(c) > max)
+			max = row_count(c);
 	}
 	fprintf(f, "\n%s (%llu):\n", title, (unsigned long long)total);
-	json_array_foreach(counts, i, rows) {
+	json_array_foreach(counts, i, c) {
 		__int128 lo = (__int128)start_ns + (__int128)i * step_ns, hi = lo + step_ns;
 
-		n = json_is_integer(rows) && json_integer_value(rows) > 0 ?
-			    (uint64_t)json_integer_value(rows) : 0;
-		bar = max ? (int)((n * HIST_BAR + max - 1) / max) : 0;
+		bar = max ? (int)((row_count(c) * HIST_BAR + max - 1) / max) : 0;
 		fprintf(f, "  %11s .. %-11s |%-*.*s %llu\n",
 			dur(lo > INT64_MAX ? INT64_MAX : (int64_t)lo, a, sizeof(a)),
 			dur(hi > INT64_MAX ? INT64_MAX : (int64_t)hi, b, sizeof(b)), HIST_BAR, bar,
-			"########################################", (unsigned long long)n);
+			"########################################", (unsigned long long)row_count(c));
 	}
 }
 
