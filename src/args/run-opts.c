@@ -87,7 +87,10 @@ const struct al_optdef al_run_optdefs[] = {
 	  .unit_ns = AL_NS_PER_US, TO(cfg.max_interval_ns),
 	  .help = "exit 3 when the longest interval between wake-ups\n"
 		  "exceeds TIME (bare = us)" },
-	FLAG("fail-on-xrun", "exit 3 when any xrun happened", TO(cfg.fail_on_xrun)),
+	FLAG("fail-on-xrun", "exit 3 when an xrun of ours happened (the server's\n"
+			     "notifications for cycles that served us do not count)", TO(cfg.fail_on_xrun)),
+	FLAG("fail-on-server-xrun", "exit 3 when the server reported an xrun that was not\n"
+				    "ours (another client's, the driver's)", TO(cfg.fail_on_server_xrun)),
 	FLAG("trace", "as root: explain wake latencies above the threshold from\n"
 				 "an ftrace instance on the audio thread's CPU (what ran,\n"
 				 "which IRQ or softirq, for how long; docs/trace.md)", TO(trace)),

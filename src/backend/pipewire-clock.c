@@ -96,7 +96,7 @@ pwb_account_xrun(struct pwb *b, const struct spa_io_clock *clk, uint64_t cycles,
 		wi->xrun_ns = wake_ns - wi->xrun_start_ns;
 		wi->lost_periods = wi->xrun_ns / period_ns > wi->missed_before ? wi->xrun_ns / period_ns
 									  : wi->missed_before;
-		wi->xrun_source = cycles > 1 ? AL_XRUN_COUNTER : AL_XRUN_SERVER;
+		wi->xrun_source = cycles > 1 ? AL_XRUN_COUNTER : AL_XRUN_DRIVER;
 		if (cycles > 1)
 			b->stalls++;
 		else

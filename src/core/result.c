@@ -32,6 +32,7 @@ al_period_stats_merge(struct al_period_stats *dst, const struct al_period_stats 
 	dst->wakeups += src->wakeups;
 	dst->missed_periods += src->missed_periods;
 	dst->xruns += src->xruns;
+	dst->server_xruns += src->server_xruns;
 	dst->lost_periods += src->lost_periods;
 	dst->within_1ms += src->within_1ms;
 	dst->within_2ms += src->within_2ms;
@@ -85,11 +86,12 @@ al_result_alloc(struct al_result *r, const struct al_config *cfg, size_t n_phase
 		r->window_cap = AL_WINDOWS_MAX;
 	r->phases = calloc(n_phases ? n_phases : 1, sizeof(*r->phases));
 	r->xrun_events = calloc(xrun_cap ? xrun_cap : 1, sizeof(*r->xrun_events));
+	r->server_events = calloc(xrun_cap ? xrun_cap : 1, sizeof(*r->server_events));
 	r->windows = calloc(r->window_cap, sizeof(*r->windows));
 	r->spans = calloc(AL_SPANS_MAX, sizeof(*r->spans));
 	r->segments = calloc(AL_SEGMENTS_MAX, sizeof(*r->segments));
 	r->period_changes = calloc(AL_PERIOD_CHANGES_MAX, sizeof(*r->period_changes));
-	if (!r->phases || !r->xrun_events || !r->windows || !r->spans || !r->segments ||
+	if (!r->phases || !r->xrun_events || !r->server_events || !r->windows || !r->spans || !r->segments ||
 	    !r->period_changes) {
 		al_result_free(r);
 		return -ENOMEM;
@@ -105,6 +107,7 @@ al_result_alloc(struct al_result *r, const struct al_config *cfg, size_t n_phase
 		al_period_stats_init(&r->segments[i].stats);
 	al_rt_prefault(r->period_changes, AL_PERIOD_CHANGES_MAX * sizeof(*r->period_changes));
 	al_rt_prefault(r->xrun_events, xrun_cap * sizeof(*r->xrun_events));
+	al_rt_prefault(r->server_events, xrun_cap * sizeof(*r->server_events));
 	al_rt_prefault(r->windows, r->window_cap * sizeof(*r->windows));
 	al_rt_prefault(r->spans, AL_SPANS_MAX * sizeof(*r->spans));
 	r->period_ns = al_frames_to_ns(cfg->period_frames, cfg->rate_hz);
@@ -117,6 +120,7 @@ al_result_free(struct al_result *r)
 {
 	free(r->phases);
 	free(r->xrun_events);
+	free(r->server_events);
 	free(r->windows);
 	free(r->spans);
 	free(r->segments);
@@ -132,6 +136,7 @@ al_result_free(struct al_result *r)
 	r->n_spans = 0;
 	r->phases = NULL;
 	r->xrun_events = NULL;
+	r->server_events = NULL;
 	r->n_phases = 0;
 	r->xrun_cap = 0;
 }
@@ -152,7 +157,8 @@ window_of(const struct al_result *r, int64_t abs_ns)
 
 /* The period's own wake-up, in the window its boundary was due in. */
 static inline void
-record_window(struct al_result *r, const struct al_sample *s, int phase, int64_t wake_lat_ns)
+record_window(struct al_result *r, const struct al_sample *s, int phase, int64_t wake_lat_ns,
+	      bool new_xrun)
 {
 	size_t i = window_of(r, s->boundary_ns);
 	struct al_window *w;
@@ -183,7 +189,7 @@ record_window(struct al_result *r, const struct al_sample *s, int phase, int64_t
 	}
 	if (i + 1 > r->n_windows)
 		r->n_windows = i + 1;
-	if (s->xrun_start_ns) {
+	if (new_xrun) {
 		i = window_of(r, s->xrun_start_ns);
 		if (i < r->window_cap) {
 			r->windows[i].xruns++;
@@ -321,10 +327,48 @@ segment_of(struct al_result *r, const struct al_sample *s, struct al_segment **s
 	return cur->period_ns;
 }
 
+/*
+ * What a period's xrun evidence does (docs/truth.md, "One xrun
+ * definition"): nothing, a new event of ours, more of the last one (its
+ * span overlaps it: another source saw the same starvation, or it went
+ * on), or a server's notification for a cycle we ran (no event of ours).
+ */
+enum xrun_kind { XRUN_NONE, XRUN_NEW, XRUN_GROWS, XRUN_SERVER_ONLY };
+
+struct xrun_take {
+	enum xrun_kind kind;
+	int64_t add_ns;    /* starved time it adds */
+	int64_t add_lost;  /* lost periods it adds */
+};
+
+/* Hot path: decide against the last event of ours (*end_ns, *lost) and move it on. */
+static struct xrun_take
+xrun_decide(int64_t *end_ns, int64_t *lost, const struct al_sample *s)
+{
+	int64_t e_ns = s->xrun_start_ns + s->xrun_ns;
+
+	if (!s->xrun_start_ns)
+		return (struct xrun_take){ XRUN_NONE, 0, 0 };
+	if (s->xrun_source == AL_XRUN_SERVER)
+		return (struct xrun_take){ XRUN_SERVER_ONLY, 0, 0 };
+	if (*end_ns && s->xrun_start_ns < *end_ns) {
+		/* the same starvation: it lasts to the later end, lost what the most said */
+		struct xrun_take x = { XRUN_GROWS, e_ns > *end_ns ? e_ns - *end_ns : 0,
+				       s->lost_periods > *lost ? s->lost_periods - *lost : 0 };
+
+		*end_ns += x.add_ns;
+		*lost += x.add_lost;
+		return x;
+	}
+	*end_ns = e_ns > s->xrun_start_ns ? e_ns : s->xrun_start_ns + 1;
+	*lost = s->lost_periods;
+	return (struct xrun_take){ XRUN_NEW, s->xrun_ns, s->lost_periods };
+}
+
 /* One period into one set of statistics; the largest charge. */
 static int64_t
 account(struct al_result *r, struct al_period_stats *st, const struct al_sample *s, int phase,
-	int64_t p_ns, bool keep)
+	int64_t p_ns, bool keep, const struct xrun_take *x)
 {
 	int64_t wake_lat_ns = s->wake_ns - s->boundary_ns, worst_ns = wake_lat_ns;
 
@@ -345,19 +389,38 @@ account(struct al_result *r, struct al_period_stats *st, const struct al_sample 
 		al_hist_add(&st->work_ns, s->work_ns);
 	if (s->margin_ns < st->min_margin_ns)
 		st->min_margin_ns = s->margin_ns;
-	if (s->xrun_start_ns) {
+	if (x->kind == XRUN_NEW)
 		st->xruns++;
-		st->lost_periods += (uint64_t)s->lost_periods;
-		st->xrun_ns += s->xrun_ns;
-	}
+	if (x->kind == XRUN_SERVER_ONLY)
+		st->server_xruns++;
+	st->lost_periods += (uint64_t)x->add_lost;
+	st->xrun_ns += x->add_ns;
 	return worst_ns;
 }
 
 int64_t
 al_period_stats_record(struct al_period_stats *st, const struct al_sample *s, int64_t period_ns)
 {
+	struct xrun_take x = xrun_decide(&st->xrun_end_ns, &st->xrun_lost, s);
+
 	/* statistics only: no spans kept, so no result needed */
-	return account(NULL, st, s, 0, period_ns, false);
+	return account(NULL, st, s, 0, period_ns, false, &x);
+}
+
+/* Hot path: a new event into the first n of events[0..cap), or one more dropped. */
+static inline struct al_xrun_event *
+event_add(struct al_xrun_event *events, _Atomic size_t *n_events, _Atomic uint64_t *dropped,
+	  size_t cap, const struct al_xrun_event *ev)
+{
+	size_t n = atomic_load_explicit(n_events, memory_order_relaxed);
+
+	if (n >= cap) {
+		atomic_fetch_add_explicit(dropped, 1, memory_order_relaxed);
+		return NULL;
+	}
+	events[n] = *ev;
+	atomic_store_explicit(n_events, n + 1, memory_order_release);
+	return &events[n];
 }
 
 void
@@ -367,31 +430,45 @@ al_result_record(struct al_result *r, const struct al_sample *s)
 	struct al_period_stats *st = &r->phases[phase].stats;
 	int64_t wake_lat_ns = s->wake_ns - s->boundary_ns, worst_ns, p_ns = r->period_ns;
 	struct al_segment *seg = NULL;
+	struct xrun_take x;
 
 	/* (only a server that sets the period says it: the others' never changes) */
 	if (r->segments && s->period_frames > 0)
 		p_ns = segment_of(r, s, &seg);
-	worst_ns = account(r, st, s, phase, p_ns, true);
+	x = xrun_decide(&r->xrun_end_ns, &r->xrun_lost, s);
+	worst_ns = account(r, st, s, phase, p_ns, true, &x);
 	if (seg)
-		account(r, &seg->stats, s, phase, p_ns, false);
-	if (s->xrun_start_ns) {
+		account(r, &seg->stats, s, phase, p_ns, false, &x);
+	if (x.kind != XRUN_NONE) {
+		struct al_xrun_event ev = {
+			.t_ns = s->xrun_start_ns - r->start_mono_ns,
+			.duration_ns = s->xrun_ns,
+			.lost_periods = s->lost_periods,
+			.phase = phase,
+			.source = s->xrun_source,
+			.seen_by = 1u << s->xrun_source,
+		};
 		size_t n = atomic_load_explicit(&r->n_xrun_events, memory_order_relaxed);
 
-		if (n < r->xrun_cap) {
-			r->xrun_events[n] = (struct al_xrun_event){
-				.t_ns = s->xrun_start_ns - r->start_mono_ns,
-				.duration_ns = s->xrun_ns,
-				.lost_periods = s->lost_periods,
-				.phase = phase,
-				.source = s->xrun_source,
-			};
-			atomic_store_explicit(&r->n_xrun_events, n + 1, memory_order_release);
+		if (x.kind == XRUN_SERVER_ONLY) {
+			event_add(r->server_events, &r->n_server_events, &r->server_events_dropped,
+				  r->xrun_cap, &ev);
+		} else if (x.kind == XRUN_GROWS) {
+			/* (a dropped event grows nothing: the totals above still count it) */
+			if (n && !atomic_load_explicit(&r->xrun_events_dropped, memory_order_relaxed)) {
+				struct al_xrun_event *last = &r->xrun_events[n - 1];
+
+				last->duration_ns = r->xrun_end_ns - r->start_mono_ns - last->t_ns;
+				last->lost_periods = r->xrun_lost;
+				last->seen_by |= ev.seen_by;
+			}
 		} else {
-			atomic_fetch_add_explicit(&r->xrun_events_dropped, 1, memory_order_relaxed);
+			event_add(r->xrun_events, &r->n_xrun_events, &r->xrun_events_dropped,
+				  r->xrun_cap, &ev);
+			atomic_fetch_add_explicit(&r->live.xruns, 1, memory_order_relaxed);
 		}
-		atomic_fetch_add_explicit(&r->live.xruns, 1, memory_order_relaxed);
 	}
-	record_window(r, s, phase, wake_lat_ns);
+	record_window(r, s, phase, wake_lat_ns, x.kind == XRUN_NEW);
 	atomic_fetch_add_explicit(&r->live.periods, 1, memory_order_relaxed);
 	if (worst_ns > atomic_load_explicit(&r->live.max_wake_ns, memory_order_relaxed))
 		atomic_store_explicit(&r->live.max_wake_ns, worst_ns, memory_order_relaxed);
@@ -501,6 +578,7 @@ al_xrun_source_name(enum al_xrun_source s)
 	static const char *const names[] = {
 		[AL_XRUN_DEVICE] = "device", [AL_XRUN_ACCOUNT] = "account",
 		[AL_XRUN_COUNTER] = "counter", [AL_XRUN_SERVER] = "server", [AL_XRUN_SIM] = "sim",
+		[AL_XRUN_DRIVER] = "driver",
 	};
 
 	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";

@@ -39,7 +39,8 @@ struct al_config {
 	int dma_latency_us;       /* -1: /dev/cpu_dma_latency untouched */
 	int64_t max_latency_ns;   /* per-period wake latency threshold, 0: none */
 	int64_t max_interval_ns;  /* longest interval threshold, 0: none */
-	bool fail_on_xrun;
+	bool fail_on_xrun;         /* xrun events of ours only */
+	bool fail_on_server_xrun;  /* the server's notifications that were not ours */
 	int64_t window_ns;        /* time series window, 0: default (100 ms, longer for long runs) */
 	char load_spec[AL_LOAD_DESC_MAX]; /* as given, "" when none */
 	/* real devices (alsa, jack) */
@@ -102,7 +103,10 @@ struct al_period_stats {
 	uint64_t periods;         /* periods due: wakeups + missed_periods */
 	uint64_t wakeups;         /* periods served by a wake-up of their own */
 	uint64_t missed_periods;  /* boundaries passed with no wake-up of their own */
-	uint64_t xruns;
+	uint64_t xruns;           /* xrun events of ours: overlapping evidence is one */
+	uint64_t server_xruns;    /* the server's notifications that matched no span of ours */
+	int64_t xrun_end_ns;      /* al_period_stats_record(): absolute end of the last xrun, */
+	int64_t xrun_lost;        /* ... and its lost periods, for evidence that overlaps it */
 	uint64_t lost_periods;    /* periods the card had no audio for */
 	uint64_t within_1ms;      /* wake-ups whose interval is within +-1 ms of the period */
 	uint64_t within_2ms;
@@ -158,13 +162,22 @@ struct al_phase {
 	struct al_period_stats stats;
 };
 
-/* Who said there was an xrun (docs/truth.md). */
+/*
+ * Who said there was an xrun (docs/truth.md, "One xrun definition"). Every
+ * source but AL_XRUN_SERVER is evidence of a span of ours: a time our
+ * stream was not fed (playback) or not drained (capture). Evidence from
+ * several sources whose spans overlap is one event; a server's
+ * notification for a cycle we did not miss is no event of ours but a
+ * server_reported one, never counted in xruns.
+ */
 enum al_xrun_source {
 	AL_XRUN_DEVICE = 0,   /* the device: -EPIPE, XRUN state, a pointer past the buffer */
 	AL_XRUN_ACCOUNT,      /* our account: frames written against frames consumed by now */
 	AL_XRUN_COUNTER,      /* a server's cycle counter: cycles ran without us (a stall) */
 	AL_XRUN_SERVER,       /* a server's notification for a cycle we did not miss */
 	AL_XRUN_SIM,          /* the simulated card ran dry */
+	AL_XRUN_DRIVER,       /* a server's driver began a cycle over a period late: nothing served */
+	AL_XRUN_SOURCES
 };
 
 const char *al_xrun_source_name(enum al_xrun_source s);
@@ -174,7 +187,8 @@ struct al_xrun_event {
 	int64_t duration_ns;
 	int64_t lost_periods;
 	int phase;
-	enum al_xrun_source source;
+	enum al_xrun_source source; /* the first evidence of it */
+	uint32_t seen_by;      /* every source that saw it: bit (1u << source) */
 };
 
 /*
@@ -345,6 +359,12 @@ struct al_result {
 	size_t xrun_cap;
 	_Atomic size_t n_xrun_events;
 	_Atomic uint64_t xrun_events_dropped;
+	int64_t xrun_end_ns;        /* absolute end of the last event of ours (0: none yet) */
+	int64_t xrun_lost;          /* ... and its lost periods */
+	/* the server's notifications that matched no span of ours (xrun_cap of them) */
+	struct al_xrun_event *server_events;
+	_Atomic size_t n_server_events;
+	_Atomic uint64_t server_events_dropped;
 
 	struct al_live live;
 

@@ -7,7 +7,7 @@
 bool
 al_threshold_given(const struct al_config *c)
 {
-	return c->max_latency_ns || c->max_interval_ns || c->fail_on_xrun;
+	return c->max_latency_ns || c->max_interval_ns || c->fail_on_xrun || c->fail_on_server_xrun;
 }
 
 enum al_threshold
@@ -23,6 +23,8 @@ al_threshold_exceeded(const struct al_result *r)
 		return AL_THRESHOLD_INTERVAL;
 	if (c->fail_on_xrun && st->xruns)
 		return AL_THRESHOLD_XRUN;
+	if (c->fail_on_server_xrun && st->server_xruns)
+		return AL_THRESHOLD_SERVER_XRUN;
 	return AL_THRESHOLD_NONE;
 }
 
@@ -45,6 +47,10 @@ al_threshold_describe(const struct al_result *r, enum al_threshold t, char *buf,
 	case AL_THRESHOLD_XRUN:
 		snprintf(buf, size, "%llu xrun(s) with --fail-on-xrun",
 			 (unsigned long long)r->total.xruns);
+		break;
+	case AL_THRESHOLD_SERVER_XRUN:
+		snprintf(buf, size, "the server reported %llu xrun(s) not ours with --fail-on-server-xrun",
+			 (unsigned long long)r->total.server_xruns);
 		break;
 	default:
 		snprintf(buf, size, "%s", "");

@@ -16,7 +16,8 @@ enum al_threshold {
 	AL_THRESHOLD_NONE = 0,
 	AL_THRESHOLD_LATENCY,  /* the max per-period wake latency passed --max-latency */
 	AL_THRESHOLD_INTERVAL, /* the longest interval passed --max-interval */
-	AL_THRESHOLD_XRUN,     /* an xrun with --fail-on-xrun */
+	AL_THRESHOLD_XRUN,     /* an xrun of ours with --fail-on-xrun */
+	AL_THRESHOLD_SERVER_XRUN, /* a server's xrun not ours with --fail-on-server-xrun */
 };
 
 /* Was any threshold asked for? */

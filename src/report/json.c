@@ -38,6 +38,7 @@ stats_json(const struct al_result *r, const struct al_period_stats *st)
 	json_object_set_new(o, "within_2ms_pct_per_wakeup",
 			    al_json_real_or_null(al_stats_within_pct_per_wakeup(st, 2)));
 	json_object_set_new(o, "min_margin_ns", al_json_int_or_null(st->min_margin_ns, INT64_MAX));
+	json_object_set_new(o, "server_xruns", json_integer((json_int_t)st->server_xruns));
 	json_object_set_new(o, "histogram",
 			    json_pack("{s:o, s:o, s:o}", "wake_latency_ns",
 				      al_json_histogram(&st->wake_ns), "wake_latency_per_wakeup_ns",
@@ -52,7 +53,7 @@ config_json(const struct al_result *r)
 	const struct al_config *c = &r->cfg;
 
 	return json_pack("{s:o, s:o, s:I, s:I, s:i, s:I, s:I, s:I, s:i, s:i, s:o, s:I, s:o, "
-			 "s:o, s:b, s:o, s:o, s:o}",
+			 "s:o, s:b, s:b, s:o, s:o, s:o}",
 			 "backend", al_json_text(c->backend), "device", al_json_text(c->device[0] ? c->device : NULL), "rate",
 			 (json_int_t)c->rate_hz, "period_frames", (json_int_t)c->period_frames,
 			 "periods", c->periods, "buffer_frames",
@@ -63,7 +64,8 @@ config_json(const struct al_result *r)
 			 "duration_ns", (json_int_t)c->duration_ns, "dma_latency_us",
 			 c->dma_latency_us < 0 ? json_null() : json_integer(c->dma_latency_us),
 			 "max_latency_ns", al_json_int_or_null(c->max_latency_ns, 0), "fail_on_xrun",
-			 c->fail_on_xrun, "load", al_json_text(c->load_spec[0] ? c->load_spec : NULL),
+			 c->fail_on_xrun, "fail_on_server_xrun", c->fail_on_server_xrun, "load",
+			 al_json_text(c->load_spec[0] ? c->load_spec : NULL),
 			 "window_ns", al_json_int_or_null(c->window_ns, 0), "label",
 			 al_json_text(c->label[0] ? c->label : NULL));
 }
@@ -352,11 +354,26 @@ segments_json(json_t *root, const struct al_result *r)
 	json_object_set_new(root, "segments", segs);
 }
 
+/* One xrun event (or a server's notification): when, how long, who saw it. */
+static json_t *
+xrun_event_json(const struct al_result *r, const struct al_xrun_event *e)
+{
+	json_t *seen = json_array();
+
+	for (int k = 0; k < AL_XRUN_SOURCES; k++)
+		if (e->seen_by & (1u << k))
+			json_array_append_new(seen, json_string(al_xrun_source_name(k)));
+	return json_pack("{s:I, s:I, s:I, s:o, s:s, s:o}", "t_ns", (json_int_t)e->t_ns, "duration_ns",
+			 (json_int_t)e->duration_ns, "lost_periods", (json_int_t)e->lost_periods,
+			 "phase", al_json_text(r->phases[e->phase].name), "source",
+			 al_xrun_source_name(e->source), "seen_by", seen);
+}
+
 json_t *
 al_report_json(const struct al_result *r)
 {
-	size_t n_ev = atomic_load(&r->n_xrun_events), i;
-	json_t *root, *phases, *events, *warnings;
+	size_t n_ev = atomic_load(&r->n_xrun_events), n_server = atomic_load(&r->n_server_events), i;
+	json_t *root, *phases, *events, *server, *warnings;
 	char started[40];
 
 	al_clock_format_iso(r->started_at_ns, started, sizeof(started));
@@ -365,17 +382,15 @@ al_report_json(const struct al_result *r)
 		json_array_append_new(phases, phase_json(r, &r->phases[i]));
 	events = json_array();
 	for (i = 0; i < n_ev; i++) {
-		json_t *ev = json_pack("{s:I, s:I, s:I, s:o, s:s}", "t_ns",
-				       (json_int_t)r->xrun_events[i].t_ns, "duration_ns",
-				       (json_int_t)r->xrun_events[i].duration_ns, "lost_periods",
-				       (json_int_t)r->xrun_events[i].lost_periods, "phase",
-				       al_json_text(r->phases[r->xrun_events[i].phase].name), "source",
-				       al_xrun_source_name(r->xrun_events[i].source));
+		json_t *ev = xrun_event_json(r, &r->xrun_events[i]);
 
 		if (r->graph)
 			json_object_set_new(ev, "blame", xrun_blame_json(r, &r->xrun_events[i]));
 		json_array_append_new(events, ev);
 	}
+	server = json_array();
+	for (i = 0; i < n_server; i++)
+		json_array_append_new(server, xrun_event_json(r, &r->server_events[i]));
 	warnings = json_array();
 	for (i = 0; i < (size_t)r->n_warnings; i++)
 		json_array_append_new(warnings, al_json_text(r->warnings[i]));
@@ -396,6 +411,9 @@ al_report_json(const struct al_result *r)
 	stream_config_json(json_object_get(root, "config"), r);
 	json_object_set_new(json_object_get(root, "config"), "max_interval_ns",
 			    al_json_int_or_null(r->cfg.max_interval_ns, 0));
+	json_object_set_new(root, "server_reported", server);
+	json_object_set_new(root, "server_reported_dropped",
+			    json_integer((json_int_t)atomic_load(&r->server_events_dropped)));
 	json_object_set_new(root, "backend", backend_json(r));
 	json_object_set_new(root, "spikes", spikes_json(r));
 	json_object_set_new(root, "spikes_dropped", json_integer((json_int_t)r->spikes_dropped));

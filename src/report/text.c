@@ -367,7 +367,7 @@ blame_line(const json_t *e, int64_t quantum_ns, bool clients, FILE *f)
 		return;
 	fprintf(f, "  xrun at %.3f s:", (double)al_doc_int(e, "t_ns", 0) / AL_NS_PER_SEC);
 	if (!json_array_size(bl))
-		fprintf(f, " no %s was late with it (audiolat's own stall)",
+		fprintf(f, " unattributed (no %s was late with it)",
 			clients ? "client followed" : "node of the graph");
 	for (k = 0; k < json_array_size(bl); k++) {
 		cause_text(json_array_get(bl, k), clients, cause, sizeof(cause));
@@ -402,6 +402,28 @@ xrun_lines(const json_t *doc, bool verbose, FILE *f)
 	}
 	if (shown < n)
 		fprintf(f, "... %zu more xruns (-v lists them all)\n", n - shown);
+}
+
+/*
+ * The server's notifications that matched no span of ours (docs/truth.md,
+ * "One xrun definition"): another client's or the driver's, never our
+ * underrun.
+ */
+static void
+server_reported_line(const json_t *doc, FILE *f)
+{
+	const json_t *events = json_object_get(doc, "server_reported");
+	size_t n = json_array_size(events), i;
+	int64_t longest_ns = 0;
+
+	if (!n)
+		return;
+	for (i = 0; i < n; i++)
+		if (al_doc_int(json_array_get(events, i), "duration_ns", 0) > longest_ns)
+			longest_ns = al_doc_int(json_array_get(events, i), "duration_ns", 0);
+	fprintf(f, "server reported %zu xrun(s) in cycles that served us (not ours: another "
+		   "client or the driver; the longest %.3f ms late)\n", n,
+		(double)longest_ns / AL_NS_PER_MS);
 }
 
 /* " %10.1f" microseconds of the integer at path, or " %10s" "-". */
@@ -588,6 +610,7 @@ run_text(const json_t *doc, const struct al_report_input *o, FILE *f)
 		fprintf(f, "load FAILED: %s\n",
 			safe(al_doc_str(json_array_get(phases, 0), "error", ""), buf, sizeof(buf)));
 	xrun_lines(doc, o->verbose, f);
+	server_reported_line(doc, f);
 	graph_lines(doc, o->verbose, f);
 	if (json_array_size(json_object_get(doc, "spikes")))
 		spike_lines(doc, o->verbose, f);

@@ -130,6 +130,89 @@ xrun_time_is_the_sum_of_the_xruns(void **state)
 	assert_int_equal(r.xrun_events[1].lost_periods, 3);
 }
 
+static void
+record_from(int64_t boundary_ns, int64_t wake_ns, int64_t xrun_start_ns, int64_t xrun_ns,
+	    int64_t lost, enum al_xrun_source src)
+{
+	struct al_sample s = {
+		.boundary_ns = boundary_ns, .wake_ns = wake_ns, .prev_wake_ns = 0,
+		.work_ns = -1, .margin_ns = INT64_MAX, .xrun_start_ns = xrun_start_ns,
+		.xrun_ns = xrun_ns, .lost_periods = lost, .xrun_source = src,
+	};
+
+	al_result_record(&r, &s);
+}
+
+/*
+ * One xrun definition (docs/truth.md): a second source's evidence of the
+ * same starvation (its span overlaps the event's) is that event, grown to
+ * the later end and the most periods lost, with both sources named; no
+ * second event, no second count.
+ */
+static void
+overlapping_evidence_is_one_event(void **state)
+{
+	(void)state;
+	record_from(1001 * MS, 1001 * MS, 0, 0, 0, AL_XRUN_DEVICE);
+	record_from(1002 * MS, 1150 * MS, 1010 * MS, 140 * MS, 140, AL_XRUN_DEVICE);
+	/* our account saw it go on to 1160 ms, a period more */
+	record_from(1151 * MS, 1161 * MS, 1100 * MS, 60 * MS, 141, AL_XRUN_ACCOUNT);
+	al_result_finish(&r);
+	assert_int_equal(r.total.xruns, 1);
+	assert_int_equal(atomic_load(&r.n_xrun_events), 1);
+	assert_int_equal(r.xrun_events[0].t_ns, 10 * MS);
+	assert_int_equal(r.xrun_events[0].duration_ns, 150 * MS);
+	assert_int_equal(r.xrun_events[0].lost_periods, 141);
+	assert_int_equal(r.xrun_events[0].source, AL_XRUN_DEVICE);
+	assert_int_equal(r.xrun_events[0].seen_by,
+			 (1u << AL_XRUN_DEVICE) | (1u << AL_XRUN_ACCOUNT));
+	assert_int_equal(r.total.xrun_ns, 150 * MS);
+	assert_int_equal(r.total.lost_periods, 141);
+	assert_int_equal(atomic_load(&r.live.xruns), 1);
+}
+
+/* Two stalls with audio served between them are two events, however close. */
+static void
+two_stalls_apart_are_two_events(void **state)
+{
+	(void)state;
+	record_from(1001 * MS, 1001 * MS, 0, 0, 0, AL_XRUN_COUNTER);
+	record_from(1002 * MS, 1150 * MS, 1002 * MS, 148 * MS, 148, AL_XRUN_COUNTER);
+	record_from(1151 * MS, 1151 * MS, 0, 0, 0, AL_XRUN_COUNTER);
+	/* the next begins 1 ns after the first ended */
+	record_from(1152 * MS, 1300 * MS, 1150 * MS + 1, 150 * MS - 1, 148, AL_XRUN_COUNTER);
+	al_result_finish(&r);
+	assert_int_equal(r.total.xruns, 2);
+	assert_int_equal(atomic_load(&r.n_xrun_events), 2);
+	assert_int_equal(r.total.lost_periods, 296);
+	assert_int_equal(r.xrun_events[1].seen_by, 1u << AL_XRUN_COUNTER);
+}
+
+/*
+ * A server's notification for a cycle that served us is no xrun of ours:
+ * listed as server_reported, counted apart, in no total, window or
+ * status line; one that lands inside an event of ours does not grow it.
+ */
+static void
+server_notifications_are_not_ours(void **state)
+{
+	(void)state;
+	record_from(1001 * MS, 1001 * MS, 1001 * MS, 4 * MS, 0, AL_XRUN_SERVER);
+	record_from(1002 * MS, 1100 * MS, 1002 * MS, 98 * MS, 98, AL_XRUN_COUNTER);
+	record_from(1101 * MS, 1101 * MS, 1050 * MS, 90 * MS, 0, AL_XRUN_SERVER);
+	al_result_finish(&r);
+	assert_int_equal(r.total.xruns, 1);
+	assert_int_equal(r.total.server_xruns, 2);
+	assert_int_equal(r.total.xrun_ns, 98 * MS);
+	assert_int_equal(atomic_load(&r.n_xrun_events), 1);
+	assert_int_equal(r.xrun_events[0].duration_ns, 98 * MS);
+	assert_int_equal(atomic_load(&r.n_server_events), 2);
+	assert_int_equal(r.server_events[0].source, AL_XRUN_SERVER);
+	assert_int_equal(atomic_load(&r.live.xruns), 1);
+	/* (both in the first window of 100 ms: the counter's alone counted there) */
+	assert_int_equal(r.windows[0].xruns, 1);
+}
+
 /* An interval exactly 1 ms (2 ms) off the period is within 1 ms (2 ms): the edges count. */
 static void
 interval_edges_are_within(void **state)
@@ -375,6 +458,9 @@ main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(xrun_time_is_the_sum_of_the_xruns, setup, teardown),
 		cmocka_unit_test_setup_teardown(interval_edges_are_within, setup, teardown),
+		cmocka_unit_test_setup_teardown(overlapping_evidence_is_one_event, setup, teardown),
+		cmocka_unit_test_setup_teardown(two_stalls_apart_are_two_events, setup, teardown),
+		cmocka_unit_test_setup_teardown(server_notifications_are_not_ours, setup, teardown),
 		cmocka_unit_test_setup_teardown(xrun_events_beyond_capacity_are_counted, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(warnings_are_bounded, setup, teardown),

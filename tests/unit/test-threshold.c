@@ -31,6 +31,14 @@ judged(void **state)
 	r->cfg.fail_on_xrun = true;
 	assert_true(al_threshold_given(&r->cfg));
 	assert_int_equal(al_threshold_exceeded(r), AL_THRESHOLD_NONE);
+	/* the server's notifications that were not ours: only --fail-on-server-xrun */
+	r->total.server_xruns = 5;
+	assert_int_equal(al_threshold_exceeded(r), AL_THRESHOLD_NONE);
+	r->cfg.fail_on_server_xrun = true;
+	assert_int_equal(al_threshold_exceeded(r), AL_THRESHOLD_SERVER_XRUN);
+	al_threshold_describe(r, AL_THRESHOLD_SERVER_XRUN, why, sizeof(why));
+	assert_string_equal(why, "the server reported 5 xrun(s) not ours with --fail-on-server-xrun");
+	r->cfg.fail_on_server_xrun = false;
 	/* an xrun */
 	r->total.xruns = 2;
 	assert_int_equal(al_threshold_exceeded(r), AL_THRESHOLD_XRUN);
