@@ -629,6 +629,8 @@ alsa_info(void *priv, struct al_backend_info *out)
 		 a->xrun_reject ? a->xrun_reject : "");
 	out->bound_total = a->bound_stamp + a->bound_grid + a->bound_account;
 	out->bound_estimated = a->bound_grid + a->bound_account;
+	/* (most boundaries from the grid or our account: an ioplug PCM, no stamps) */
+	out->bound_fitted = out->bound_estimated > a->bound_stamp;
 	if (a->bound_grid)
 		snprintf(out->bound_note, sizeof(out->bound_note),
 			 "the device stamps only the call: a frame clock fitted to the wake-ups, "

@@ -512,6 +512,7 @@ oss_info(void *priv, struct al_backend_info *out)
 			 (unsigned long long)o->bound_account, (unsigned long long)o->bound_grid);
 	out->bound_total = o->bound_fill + o->bound_account + o->bound_grid;
 	out->bound_estimated = out->bound_total;
+	out->bound_fitted = true;
 	snprintf(out->bound_note, sizeof(out->bound_note),
 		 "OSS has no stamps: the fill level (a lower bound), our account, or a frame clock "
 		 "fitted to the wake-ups");

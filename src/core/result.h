@@ -79,6 +79,14 @@ struct al_backend_info {
 	uint64_t bound_total;     /* period boundaries the backend gave (0: not counted) */
 	uint64_t bound_estimated; /* of them, estimated (a fitted grid, our account), not read */
 	char bound_note[160];     /* how the estimated ones were found, "" */
+	/*
+	 * Where the period boundaries came from (docs/truth.md, "Measured or
+	 * fitted"): the device's or server's own clock (its stamps, its cycle
+	 * starts, the simulated card's timer), or a frame clock fitted to
+	 * our own wake-ups. A fitted boundary moves with a lateness present
+	 * when its line was drawn: its figure is jitter, not latency.
+	 */
+	bool bound_fitted;
 	char negative_note[160];  /* what can make a wake latency negative here, "" when nothing */
 	/*
 	 * The real-time priority of the thread that measured, when it is the

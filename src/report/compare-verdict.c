@@ -65,6 +65,33 @@ one_kind(const struct al_report_doc *in, size_t n, bool *midi, char *err, size_t
 	return -EPROTO;
 }
 
+/*
+ * The runs' boundaries all of one kind (docs/truth.md, "Measured or
+ * fitted"): a latency measured on the device's or server's clock is not
+ * comparable with jitter against a frame clock fitted to the wake-ups.
+ * A document without the field (written before it) is taken as measured.
+ */
+static int
+one_boundary(const struct al_report_doc *in, size_t n, char *err, size_t err_size)
+{
+	char a[256], b[256];
+
+	for (size_t i = 1; i < n; i++) {
+		bool f0 = !strcmp(al_doc_str(in[0].doc, "boundary", "measured"), "fitted");
+		bool fi = !strcmp(al_doc_str(in[i].doc, "boundary", "measured"), "fitted");
+
+		if (f0 == fi)
+			continue;
+		al_text_term_safe(in[0].source, a, sizeof(a), sizeof(a));
+		al_text_term_safe(in[i].source, b, sizeof(b), sizeof(b));
+		snprintf(err, err_size, "%s has %s boundaries, %s %s: a latency on the device's or "
+			 "server's clock and jitter against a fitted frame clock are not compared "
+			 "(docs/truth.md)", a, f0 ? "fitted" : "measured", b, fi ? "fitted" : "measured");
+		return -EPROTO;
+	}
+	return 0;
+}
+
 int
 al_compare_docs(const struct al_report_doc *in, size_t n, const struct al_compare_req *q,
 		struct al_compare_out *out, char *err, size_t err_size)
@@ -76,6 +103,8 @@ al_compare_docs(const struct al_report_doc *in, size_t n, const struct al_compar
 	if (!n)
 		return snprintf(err, err_size, "no runs in the results database"), -ENODATA;
 	rc = one_kind(in, n, &out->midi, err, err_size);
+	if (!rc && !out->midi)
+		rc = one_boundary(in, n, err, err_size);
 	if (rc)
 		return rc;
 	out->groups = q->group && !out->midi;

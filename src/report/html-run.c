@@ -16,12 +16,15 @@ cards(FILE *f, const json_t *doc)
 {
 	const json_t *t = json_object_get(doc, "total");
 	int64_t xruns = al_doc_int(t, "xruns", 0);
+	/* boundaries fitted to the wake-ups: jitter, not latency (docs/truth.md) */
+	bool fitted = !strcmp(al_doc_str(doc, "boundary", ""), "fitted");
 	char buf[48];
 
 	fputs("<div class=\"cards\">\n", f);
 	/* max latency: the per-period wake latency (run/1: per wake-up, and said so) */
 	al__html_dur(al_doc_int(t, "wake_latency_ns.max", 0), buf, sizeof(buf));
-	fprintf(f, "<div class=\"card\"><b>%s</b><span>max latency%s</span></div>\n", buf,
+	fprintf(f, "<div class=\"card\"><b>%s</b><span>max %s%s</span></div>\n", buf,
+		fitted ? "jitter (fitted boundary, not latency)" : "latency",
 		al_doc_per_period(doc) ? " (per period)" : " (per wake-up: run/1)");
 	if (json_is_number(json_object_get(t, "max_latency_pct_of_buffer")))
 		fprintf(f, "<div class=\"card\"><b>%.1f %%</b><span>of the buffer</span></div>\n",
@@ -40,7 +43,8 @@ cards(FILE *f, const json_t *doc)
 				k);
 	}
 	al__html_dur(al_doc_int(t, "wake_latency_ns.p99", 0), buf, sizeof(buf));
-	fprintf(f, "<div class=\"card\"><b>%s</b><span>p99 wake latency</span></div>\n", buf);
+	fprintf(f, "<div class=\"card\"><b>%s</b><span>p99 wake %s</span></div>\n", buf,
+		fitted ? "jitter" : "latency");
 	al__html_dur(al_doc_int(t, "wake_latency_per_wakeup_ns.p99", 0), buf, sizeof(buf));
 	if (json_is_integer(al_doc_get(t, "wake_latency_per_wakeup_ns.p99")))
 		fprintf(f, "<div class=\"card\"><b>%s</b><span>p99 per wake-up</span></div>\n",

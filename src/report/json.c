@@ -411,6 +411,8 @@ al_report_json(const struct al_result *r)
 	stream_config_json(json_object_get(root, "config"), r);
 	json_object_set_new(json_object_get(root, "config"), "max_interval_ns",
 			    al_json_int_or_null(r->cfg.max_interval_ns, 0));
+	json_object_set_new(root, "boundary", json_string(r->backend.bound_fitted ? "fitted"
+										    : "measured"));
 	json_object_set_new(root, "server_reported", server);
 	json_object_set_new(root, "server_reported_dropped",
 			    json_integer((json_int_t)atomic_load(&r->server_events_dropped)));

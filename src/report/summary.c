@@ -45,7 +45,8 @@ summary_line(const json_t *doc, const char *verdict, FILE *f)
 	kv(f, "max_interval_ns", st, "interval_ns.max");
 	kv(f, "xruns", st, "xruns");
 	kv(f, "lost_periods", st, "lost_periods");
-	fprintf(f, " result=%s\n", verdict);
+	al_text_term_safe(al_doc_str(doc, "boundary", "-"), buf, sizeof(buf), sizeof(buf));
+	fprintf(f, " boundary=%s result=%s\n", buf, verdict);
 }
 
 static int

@@ -329,6 +329,10 @@ wake_notes(const json_t *doc, const json_t *st, FILE *f)
 	int64_t missed = al_doc_int(st, "missed_periods", 0);
 	char buf[200];
 
+	if (!strcmp(al_doc_str(doc, "boundary", ""), "fitted"))
+		fprintf(f, "wake jitter, not latency: no device or server clock gave the period "
+			   "boundaries, a frame clock fitted to the earliest wake-ups did (a lateness "
+			   "present when its line was drawn reads 0; docs/truth.md)\n");
 	if (!al_doc_per_period(doc)) {
 		fprintf(f, "(an audiolat.run/1 result: its wake latencies count wake-ups only, not "
 			   "the periods a stall swallowed)\n");
@@ -560,6 +564,7 @@ run_text(const json_t *doc, const struct al_report_input *o, FILE *f)
 	const json_t *phases = json_object_get(doc, "phases");
 	char margin[32], buf[256];
 	bool per_period = al_doc_per_period(doc);
+	bool fitted = !strcmp(al_doc_str(doc, "boundary", ""), "fitted");
 	size_t i;
 
 	fprintf(f, "backend=%s rate=%" PRId64 " Hz  %" PRId64 " x %" PRId64 " frames  period=%.3f ms  "
@@ -598,7 +603,8 @@ run_text(const json_t *doc, const struct al_report_input *o, FILE *f)
 			al_doc_int(st, "lost_periods", 0), margin);
 	fprintf(f, "%-14s %10s %10s %10s %10s %10s %10s %10s %10s\n", "[us]", "min", "mean",
 		"p50", "p90", "p99", "p99.9", "p99.99", "max");
-	percentile_row("wake latency", json_object_get(st, "wake_latency_ns"), f);
+	percentile_row(fitted ? "wake jitter" : "wake latency", json_object_get(st, "wake_latency_ns"),
+		       f);
 	if (per_period)
 		percentile_row("  per wake-up", json_object_get(st, "wake_latency_per_wakeup_ns"), f);
 	percentile_row("interval", json_object_get(st, "interval_ns"), f);

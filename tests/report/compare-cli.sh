@@ -129,6 +129,12 @@ t_exit 2 "--json - and --html - together: usage error" \
 head -c 500 "$T/a.json" >"$T/cut.json"
 t_exit 1 "a truncated file: exit 1" "$AUDIOLAT" compare "$T/a.json" "$T/cut.json"
 t_grep "$ERR" "^audiolat compare: .*cut.json: line [0-9]+, column [0-9]+: " "... with line and column"
+# a latency measured on a clock of the device's or server's is not compared
+# with jitter against a frame clock fitted to the wake-ups (docs/truth.md)
+jq '.boundary = "fitted"' "$T/b.json" >"$T/fitted.json"
+t_exit 1 "a fitted-boundary run against a measured one: exit 1" "$AUDIOLAT" compare "$T/a.json" "$T/fitted.json"
+t_grep "$ERR" "a.json has measured boundaries, .*/fitted.json fitted: .* not compared" "... naming both and their boundaries"
+t_exit 0 "two fitted-boundary runs compare" "$AUDIOLAT" compare "$T/fitted.json" "$T/fitted.json"
 echo '{"schema": "audiolat.run/3", "total": {}}' >"$T/v2.json"
 t_exit 1 "a newer schema: exit 1" "$AUDIOLAT" compare "$T/a.json" "$T/v2.json"
 t_grep "$ERR" "v2.json: schema 'audiolat.run/3' is not audiolat.run/2, audiolat.run/1, audiolat.midi/1 or audiolat.midi-loop/1" "... naming it"

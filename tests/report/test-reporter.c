@@ -120,7 +120,7 @@ one_run(void **state)
 	assert_int_equal(rc, 0);
 	assert_string_equal(out, "summary: backend=sim rate=48000 period=64 periods=3 samples=3 "
 				 "min_ns=1000 p50_ns=- p99_ns=- max_ns=9000 max_interval_ns=- "
-				 "xruns=0 lost_periods=- result=PASS\n");
+				 "xruns=0 lost_periods=- boundary=- result=PASS\n");
 	free(out);
 	in.verdict = NULL;
 	out = render(&al_reporter_summary, &in, &rc);
