@@ -36,6 +36,7 @@ struct al_mtdm_result {
 
 struct al_roundtrip_reading {
 	int64_t t_ns;                /* since the stream started */
+	uint32_t xruns;              /* the stream's xruns by then (the status's count) */
 	struct al_mtdm_result r;
 };
 

@@ -41,7 +41,8 @@ reading_json(const struct al_roundtrip_result *x, const struct al_roundtrip_read
 {
 	bool ok = r->r.status == AL_MTDM_VALID;
 
-	return json_pack("{s:I, s:s, s:o, s:o, s:o, s:b, s:b}", "t_ns", (json_int_t)r->t_ns,
+	return json_pack("{s:I, s:I, s:s, s:o, s:o, s:o, s:b, s:b}", "t_ns", (json_int_t)r->t_ns,
+			 "xruns", (json_int_t)r->xruns,
 			 "status", al_mtdm_status_name(r->r.status), "delay_frames",
 			 num_or_null(ok, r->r.delay_frames), "error",
 			 num_or_null(r->r.status != AL_MTDM_NO_SIGNAL, r->r.error), "level",

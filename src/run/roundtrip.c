@@ -57,6 +57,7 @@ measure(const struct al_roundtrip_opts *o, struct al_roundtrip_result *x, struct
 		if (x->n_rd < x->cap_rd) {
 			r = &x->rd[x->n_rd++];
 			r->t_ns = now - t0;
+			r->xruns = x->st.xruns;
 			al_mtdm_read(m, &r->r);
 			if (r->r.frames != frames) {
 				frames = r->r.frames;

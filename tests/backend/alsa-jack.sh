@@ -19,18 +19,12 @@ start_jackd "$NAME" 256 48000 || server_failed "jackd -n $NAME starts"
 export JACK_DEFAULT_SERVER=$NAME JACK_NO_START_SERVER=1
 jack_alsa_conf altest system:playback_1 system:playback_2 -- system:capture_1 system:capture_2
 
-# (measured again, once, when a wake-up came over 100 us before the fitted
-# grid: the frame clock starts from the first quarter second's earliest
-# wake-up and is lowered only at the next block's fit, so a first block
-# the machine delayed throughout reads as negative latencies in the
-# second; a grid that is wrong is wrong twice)
+# (measured once)
 t_exit 0 "plug:altest, 2 x 256 frames, 2 s: exits 0" \
 	"$AUDIOLAT" run -b alsa -D plug:altest -P 256 -n 2 -d 2s --no-db -q --json "$J"
-if ! json_ok '.total.wake_latency_ns.min >= -100000' "$J" >/dev/null; then
-	echo "# the least wake latency read $(jq -c '[.total.wake_latency_ns.min, .total.wake_latency_ns.negative, (.xrun_events | length)]' "$J" 2>/dev/null) (min, negatives, xruns): measured again"
-	"$AUDIOLAT" run -b alsa -D plug:altest -P 256 -n 2 -d 2s --no-db -q --json "$J" >"$OUT" 2>"$ERR"
-	t_result $? "plug:altest measured again: exits 0"
-fi
+echo "# the least wake latency read $(jq -c '[.total.wake_latency_ns.min, .total.wake_latency_ns.negative, (.xrun_events | length)]' "$J" 2>/dev/null) (min, negatives, xruns)"
+t_json "the boundaries are labelled fitted: jitter against the earliest wake-ups, not latency" \
+	'.boundary == "fitted"' "$J"
 t_json "the device gave what was asked: 48000 Hz, 2 x 256" \
 	'.config.rate == 48000 and .config.period_frames == 256 and .config.periods == 2 and .config.requested_periods == 2' "$J"
 t_json "device, format and channels recorded" \
@@ -40,9 +34,14 @@ t_json "the periods match the run's length (50..110 %)" \
 t_json "median interval is one period (within 20 %)" \
 	'(.total.interval_ns.p50 - 5333333) | fabs < 1066667' "$J"
 # the boundaries come from a frame clock fitted to the earliest wake-ups: a
-# wake-up a little before the fitted line reads negative, and is counted
-t_json "wake latency is measured (the least within 100 us of the fitted grid, under a period)" \
-	'.total.wake_latency_ns.min >= -100000 and .total.wake_latency_ns.min < 5333333' "$J"
+# wake-up a little before the fitted line reads negative, and is counted.
+# The line starts from the first quarter second's earliest wake-up and is
+# lowered only at the next block's fit, so a first block the machine
+# delayed throughout reads negative by that delay in the second (over
+# 100 us now and then on a loaded VM, d422714); a line a period or more
+# off would put wake-ups in the wrong period: that is the bound
+t_json "wake jitter is measured (the least within a period of the fitted grid, under a period)" \
+	'.total.wake_latency_ns.min > -5333333 and .total.wake_latency_ns.min < 5333333' "$J"
 t_json "negative wake latencies are counted and their cause named" \
 	'(.total.wake_latency_ns.negative | type) == "number" and (.backend.negative_cause | test("fitted"))' "$J"
 t_json "the boundaries are said to be estimated, all of them (pcm_jack stamps the call)" \

@@ -102,15 +102,14 @@ t_exit 4 "-D names a node that does not exist: exit 4" "$AUDIOLAT" roundtrip -b 
 t_grep "$ERR" "PipeWire: no node 'nosuch-$$'" "... names it"
 
 # --- cycles the driver ran without us are xruns; linking (a move to the
-# sink's driver) is none: a clean run counts 0, a 100 ms stop of ours 1
-# (linking counted as one gave 1 in every run; a loaded machine's own
-# xrun now and then: up to 6 runs)
-for attempt in 1 2 3 4 5 6; do
-	"$AUDIOLAT" roundtrip -b pipewire -d 2 -q --json "$T_TMP/clean.json" >/dev/null 2>&1
-	echo "# clean run $attempt: $(jq -c '{xruns, valid}' "$T_TMP/clean.json" 2>/dev/null)"
-	json_ok '.xruns == 0' "$T_TMP/clean.json" >/dev/null && break
-done
-t_json "a clean run through the sink: no xrun (attempt $attempt)" '.xruns == 0 and .valid' \
+# sink's driver) is none: a run with no fault counts none at its start, a
+# 100 ms stop of ours 1 (linking counted as one gave 1 in every run, at
+# the link; a loaded machine's own xrun elsewhere is the machine's: the
+# run is measured once and its xruns before the first reading judged)
+"$AUDIOLAT" roundtrip -b pipewire -d 2 -q --json "$T_TMP/clean.json" >/dev/null 2>&1
+echo "# the run with no fault: $(jq -c '{xruns, valid}' "$T_TMP/clean.json" 2>/dev/null)"
+t_json "a run with no fault through the sink: valid, and linking is no xrun (none counted before the first reading)" \
+	'.valid and (.readings | length) >= 4 and .readings[0].xruns == 0' \
 	"$T_TMP/clean.json"
 run_tty "$OUT" "$T_TMP/stop.tty" "$AUDIOLAT" roundtrip -b pipewire --self-loop -d 4 \
 	--json "$T_TMP/stop.json"

@@ -8,7 +8,10 @@ PCM or 32-bit float, as jack_rec writes it) read without any audio library.
 Prints one JSON document: "rate", "channels", "seconds" (the whole file),
 and for the longest stretch in which every 10 ms window of channel 1 is
 louder than -40 dBFS RMS: "tone_seconds" (0 if there is none), "freq_hz"
-(from its rising zero crossings, interpolated between samples), "rms_dbfs"
+(from its rising zero crossings, interpolated between samples: the rate
+over the median interval between them, so that a period the server played
+twice, one phase jump, does not move it; "phase_jumps" counts the
+intervals more than 5 % off the median), "rms_dbfs"
 and "peak_dbfs" (of each channel, a list), "dropouts" (quiet windows between
 the first and the last loud one), "max_channel_diff" (the largest
 difference between channel 1 and the others, in full scale) from the
@@ -90,7 +93,10 @@ def main():
         ups = [k + seg[k] / (seg[k] - seg[k + 1]) for k in range(len(seg) - 1)
                if seg[k] < 0 <= seg[k + 1]]
         out["tone_seconds"] = (e - a) / rate
-        out["freq_hz"] = (len(ups) - 1) * rate / (ups[-1] - ups[0]) if len(ups) > 1 else None
+        gaps = sorted(b - a for a, b in zip(ups, ups[1:]))
+        med = gaps[len(gaps) // 2] if gaps else None
+        out["freq_hz"] = rate / med if med else None
+        out["phase_jumps"] = sum(1 for g in gaps if abs(g - med) > 0.05 * med) if med else None
         out["rms_dbfs"] = [db(math.sqrt(sum(s * s for s in c[a:e]) / (e - a))) for c in chans]
         out["peak_dbfs"] = [db(max(abs(s) for s in c[a:e])) for c in chans]
         # every channel has sound from the first sample not exactly 0 in each
