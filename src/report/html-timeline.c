@@ -260,9 +260,13 @@ wake_lines(struct al_plot *p, const struct bin *b, size_t nb)
 
 #define MARKS_MAX 2000
 
-/* The xruns: each event with its starved time, or per window when there are too many. */
+/*
+ * The xruns: each event with its starved time, or per window when there are
+ * too many. server: the server's notifications that were not ours
+ * (server_reported), each named so, never drawn per window.
+ */
 static void
-xrun_marks(struct al_plot *p, const json_t *events, const struct bin *b, size_t nb)
+xrun_marks(struct al_plot *p, const json_t *events, const struct bin *b, size_t nb, bool server)
 {
 	const json_t *ev;
 	size_t i;
@@ -277,9 +281,11 @@ xrun_marks(struct al_plot *p, const json_t *events, const struct bin *b, size_t 
 
 			al__html_dur(al_doc_int(ev, "duration_ns", 0), dd, sizeof(dd));
 			fprintf(p->f,
-				"<g><title>xrun at %.3f s: starved %s, %" PRId64
+				"<g><title>%s at %.3f s: %s %s, %" PRId64
 				" period(s) lost, phase ",
-				t, dd, al_doc_int(ev, "lost_periods", 0));
+				server ? "server xrun (not ours)" : "xrun", t,
+				server ? "the server late" : "starved", dd,
+				al_doc_int(ev, "lost_periods", 0));
 			esc(p->f, al_doc_str(ev, "phase", "?"));
 			{
 				/* graph blame: the xrun marker says whom */
@@ -306,7 +312,7 @@ xrun_marks(struct al_plot *p, const json_t *events, const struct bin *b, size_t 
 		}
 		return;
 	}
-	for (i = 0; i < nb; i++) {
+	for (i = 0; !server && i < nb; i++) {
 		double x;
 
 		if (!b[i].xruns)
@@ -404,7 +410,8 @@ al__html_plot_timeline(struct html_ctx *c, const json_t *doc)
 	stall_marks(&p, b, nb);
 	wake_band(&p, b, nb);
 	wake_lines(&p, b, nb);
-	xrun_marks(&p, json_object_get(doc, "xrun_events"), b, nb);
+	xrun_marks(&p, json_object_get(doc, "xrun_events"), b, nb, false);
+	xrun_marks(&p, json_object_get(doc, "server_reported"), b, nb, true);
 	spikes = json_object_get(doc, "spikes");
 	spike_marks(&p, spikes);
 	al_plot_clip_end(&p);

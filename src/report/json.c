@@ -239,6 +239,20 @@ late_json(const struct al_late_cycle *lc)
  * The causes of one xrun: of the late cycles overlapping it, one entry per
  * node (its longest busy). null without graph blame.
  */
+/*
+ * How a blamed cause was seen (docs/json.md): the PipeWire profiler's
+ * per-node timings, or the clients' threads in ftrace (sched_switch).
+ */
+static const char *
+blame_evidence(const struct al_graph *g)
+{
+	if (!strcmp(g->source, "jack-trace"))
+		return "trace: sched_switch";
+	if (!strcmp(g->source, "pipewire-profiler"))
+		return "profiler";
+	return "none";
+}
+
 static json_t *
 xrun_blame_json(const struct al_result *r, const struct al_xrun_event *ev)
 {
@@ -268,8 +282,18 @@ xrun_blame_json(const struct al_result *r, const struct al_xrun_event *ev)
 		}
 	}
 	arr = json_array();
-	for (j = 0; j < nb; j++)
-		json_array_append_new(arr, cause_json(&best[j]));
+	for (j = 0; j < nb; j++) {
+		json_t *c = cause_json(&best[j]);
+		/* the share of the event its busy time covers (a cause of a late
+		 * cycle tied to the event by time, not by a proven chain) */
+		double share = ev->duration_ns > 0 ? (double)best[j].busy_ns / (double)ev->duration_ns
+						    : 0.0;
+
+		json_object_set_new(c, "evidence", json_string(blame_evidence(g)));
+		json_object_set_new(c, "matched_by", json_string("overlap"));
+		json_object_set_new(c, "share", json_real(share > 1.0 ? 1.0 : share));
+		json_array_append_new(arr, c);
+	}
 	return arr;
 }
 
@@ -389,8 +413,14 @@ al_report_json(const struct al_result *r)
 		json_array_append_new(events, ev);
 	}
 	server = json_array();
-	for (i = 0; i < n_server; i++)
-		json_array_append_new(server, xrun_event_json(r, &r->server_events[i]));
+	for (i = 0; i < n_server; i++) {
+		json_t *ev = xrun_event_json(r, &r->server_events[i]);
+
+		/* whose the server's xrun was: the same blame as ours */
+		if (r->graph)
+			json_object_set_new(ev, "blame", xrun_blame_json(r, &r->server_events[i]));
+		json_array_append_new(server, ev);
+	}
 	warnings = json_array();
 	for (i = 0; i < (size_t)r->n_warnings; i++)
 		json_array_append_new(warnings, al_json_text(r->warnings[i]));

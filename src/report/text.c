@@ -377,8 +377,12 @@ blame_line(const json_t *e, int64_t quantum_ns, bool clients, FILE *f)
 		cause_text(json_array_get(bl, k), clients, cause, sizeof(cause));
 		fprintf(f, "%s %s", k ? ";" : "", cause);
 	}
-	fprintf(f, " of a %.3f ms %s\n", (double)quantum_ns / AL_NS_PER_MS,
+	fprintf(f, " of a %.3f ms %s", (double)quantum_ns / AL_NS_PER_MS,
 		clients ? "period" : "quantum");
+	if (json_array_size(bl))
+		fprintf(f, " [%s, tied to it by time overlap]",
+			al_doc_str(json_array_get(bl, 0), "evidence", "?"));
+	fprintf(f, "\n");
 }
 
 static void
@@ -428,6 +432,9 @@ server_reported_line(const json_t *doc, FILE *f)
 	fprintf(f, "server reported %zu xrun(s) in cycles that served us (not ours: another "
 		   "client or the driver; the longest %.3f ms late)\n", n,
 		(double)longest_ns / AL_NS_PER_MS);
+	for (i = 0; i < n && i < XRUNS_SHOWN; i++)
+		blame_line(json_array_get(events, i), al_doc_int(doc, "config.period_ns", 0),
+			   client_blame(doc), f);
 }
 
 /* " %10.1f" microseconds of the integer at path, or " %10s" "-". */
