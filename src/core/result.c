@@ -342,7 +342,7 @@ struct xrun_take {
 };
 
 /* Hot path: decide against the last event of ours (*end_ns, *lost) and move it on. */
-static struct xrun_take
+static inline struct xrun_take
 xrun_decide(int64_t *end_ns, int64_t *lost, const struct al_sample *s)
 {
 	int64_t e_ns = s->xrun_start_ns + s->xrun_ns;
@@ -389,12 +389,14 @@ account(struct al_result *r, struct al_period_stats *st, const struct al_sample 
 		al_hist_add(&st->work_ns, s->work_ns);
 	if (s->margin_ns < st->min_margin_ns)
 		st->min_margin_ns = s->margin_ns;
-	if (x->kind == XRUN_NEW)
-		st->xruns++;
-	if (x->kind == XRUN_SERVER_ONLY)
-		st->server_xruns++;
-	st->lost_periods += (uint64_t)x->add_lost;
-	st->xrun_ns += x->add_ns;
+	if (x->kind != XRUN_NONE) {
+		if (x->kind == XRUN_NEW)
+			st->xruns++;
+		if (x->kind == XRUN_SERVER_ONLY)
+			st->server_xruns++;
+		st->lost_periods += (uint64_t)x->add_lost;
+		st->xrun_ns += x->add_ns;
+	}
 	return worst_ns;
 }
 
