@@ -332,6 +332,28 @@ t_bail() {
 	exit 1
 }
 
+# built NAME: this build has NAME (a backend: sim alsa jack pipewire oss; or
+# libpq), as meson configured it ($AUDIOLAT_BUILT, tests/meson.build): a fact
+# of the machine it was built on (the -dev package found). A skip may follow
+# from it; never from audiolat's own --version or --help, which must then
+# say it (a word missing there is a failure). Unset: a failure (t_bail).
+built() {
+	[ -n "${AUDIOLAT_BUILT:-}" ] || t_bail "AUDIOLAT_BUILT names what this build has (tests/meson.build sets it)"
+	case " $AUDIOLAT_BUILT " in
+	*" $1 "*) return 0 ;;
+	esac
+	return 1
+}
+
+# fifo_permitted: this process may take SCHED_FIFO (root, CAP_SYS_NICE or an
+# rtprio limit), as the kernel answers chrt, not as audiolat does: a check
+# that needs it may skip on that (FIFO_DENIED is the reason), and audiolat's
+# "not permitted" where it is permitted is a failure
+FIFO_DENIED="SCHED_FIFO is not permitted here (chrt -f 1 fails: not root, no CAP_SYS_NICE, no rtprio limit)"
+fifo_permitted() {
+	chrt -f 1 true 2>/dev/null
+}
+
 # t_skip_all REASON: skip the whole script.
 t_skip_all() {
 	echo "1..0 # SKIP $1"

@@ -8,7 +8,7 @@
 # 300 ms SIGSTOP with its duration held to the fake's own record of it.
 . "$(dirname "$0")/common.sh"
 need_backend oss "linux/soundcard.h"
-[ -n "${FAKE_OSS_MODULE:-}" ] || t_skip_all "no fake OSS module (built without linux/soundcard.h)"
+[ -n "${FAKE_OSS_MODULE:-}" ] || t_bail "meson built the fake OSS module beside the oss backend (FAKE_OSS_MODULE)"
 [ -f "$FAKE_OSS_MODULE" ] || t_bail "the fake OSS module was built ($FAKE_OSS_MODULE)"
 # the module is built here: if it does not preload, that is a failure
 LD_PRELOAD=$FAKE_OSS_MODULE "$AUDIOLAT" --version >/dev/null 2>"$ERR"
@@ -90,13 +90,13 @@ stop_run() {
 	jx "$name: the longest is at least 150 ms (the stop minus the buffer)" \
 		'[.xrun_events[].duration_ns] | max >= 150000000' "$x"
 	jx "$name: every xrun duration is >= 0 and shorter than the run" \
-		'.duration_ns as $d | all(.xrun_events[]; .duration_ns >= 0 and .duration_ns < $d)' "$x"
+		'.duration_ns as $d | (.xrun_events | length) > 0 and all(.xrun_events[]; .duration_ns >= 0 and .duration_ns < $d)' "$x"
 	jx "$name: every xrun lies inside the run" \
-		'.duration_ns as $d | all(.xrun_events[]; .t_ns >= 0 and .t_ns <= $d)' "$x"
+		'.duration_ns as $d | (.xrun_events | length) > 0 and all(.xrun_events[]; .t_ns >= 0 and .t_ns <= $d)' "$x"
 	# every period begun while the card stood dry is lost: the duration in
 	# periods rounded up, and one at least (a stop shorter than a period)
 	jx "$name: each xrun loses the periods its duration began, one at least" \
-		'.config.period_ns as $p | all(.xrun_events[]; .lost_periods >= 1 and
+		'.config.period_ns as $p | (.xrun_events | length) > 0 and all(.xrun_events[]; .lost_periods >= 1 and
 		 .duration_ns <= .lost_periods * $p and (.lost_periods == 1 or (.lost_periods - 1) * $p < .duration_ns))' "$x"
 	t_grep "$OUT" 'underrun!!! \(at least [0-9.]+ ms long\)' "$name: -v prints the underrun"
 	jx "$name: backend.xrun_durations.last_reject says how each xrun was found, each one way" \

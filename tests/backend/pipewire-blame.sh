@@ -51,7 +51,7 @@ t_json "late cycles seen with the filter as a cause: at least half its slow ones
 	--argjson n "${slow:-0}" '[.graph.late_cycles[] | select(any(.causes[]; .name == "slowfilter"))] | length >= $n / 2' "$J"
 t_json "those are overruns, and name the slow filter and no other node" \
 	'[.graph.late_cycles[] | select(any(.causes[]; .name == "slowfilter"))] |
-	 all((.kind | index("overrun")) and ([.causes[] | select(.driver | not) | .name] == ["slowfilter"]))' "$J"
+	 length > 0 and all((.kind | index("overrun")) and ([.causes[] | select(.driver | not) | .name] == ["slowfilter"]))' "$J"
 jq -r '.graph.late_cycles[] | select(any(.causes[]; .name == "slowfilter")) |
 	select([.causes[] | select(.driver | not) | .name] != ["slowfilter"]) |
 	"# named with another: \(.t_ns) ns \(.kind) \([.causes[] | [.name, .state, .wait_ns, .busy_ns]])"' "$J" 2>/dev/null | head -n 5

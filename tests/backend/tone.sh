@@ -59,9 +59,9 @@ check_tone() {
 	t_json "$1: its frequency is $2 Hz (to 0.1 %)" --argjson f "$2" \
 		'((.freq_hz - $f) | fabs) <= $f / 1000' "$j"
 	t_json "$1: its peak is -12 dBFS (0.25 of full scale, to 0.2 dB)" \
-		'all(.peak_dbfs[]; ((. + 12.041) | fabs) <= 0.2)' "$j"
+		'(.peak_dbfs | length) > 0 and all(.peak_dbfs[]; ((. + 12.041) | fabs) <= 0.2)' "$j"
 	t_json "$1: its RMS is a sine's, 3.01 dB below the peak (to 0.2 dB)" \
-		'all(.rms_dbfs[]; ((. + 15.051) | fabs) <= 0.2)' "$j"
+		'(.rms_dbfs | length) > 0 and all(.rms_dbfs[]; ((. + 15.051) | fabs) <= 0.2)' "$j"
 	# (jack_rec connects its ports one by one: its later channels may be
 	# silent for the first cycle or two of the recording: about 260 frames,
 	# from the RMS of one failure)

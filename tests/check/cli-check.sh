@@ -139,10 +139,10 @@ if command -v jq >/dev/null; then
 		and .root == $root' "$OUT"
 	t_json "counts match the checks" '.ok == 21 and .warn == 0 and .fail == 1 and .skip == 1
 		and (.checks | length) == (.ok + .warn + .fail + .skip)' "$OUT"
-	t_json "every check has id, status, message, fix" 'all(.checks[]; (.id | type) == "string" and (.message | length) > 0
+	t_json "every check has id, status, message, fix" '(.checks | length) > 0 and all(.checks[]; (.id | type) == "string" and (.message | length) > 0
 		and (.fix | type) == "string"
 		and (.status | IN("ok", "warn", "fail", "skip")))' "$OUT"
-	t_json "fix is set exactly for warn and fail" 'all(.checks[]; (.status == "ok" or .status == "skip") == (.fix == ""))' \
+	t_json "fix is set exactly for warn and fail" '(.checks | length) > 0 and all(.checks[]; (.status == "ok" or .status == "skip") == (.fix == ""))' \
 		"$OUT"
 	t_json "rt_throttling entry" '[.checks[] | select(.id == "rt_throttling")][0]
 		| .status == "fail" and .fix == "sysctl -w kernel.sched_rt_runtime_us=950000"' \

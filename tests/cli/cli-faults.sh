@@ -42,19 +42,20 @@ for c in "run -b jack -d 1s --no-db" "sweep -b jack -d 1s --no-db" "monitor -b j
 done
 # no PipeWire server (the one PIPEWIRE_REMOTE names is not there)
 export PIPEWIRE_REMOTE=audiolat-no-such-pipewire-$$
-if "$A" --version | grep -Eq '^backends:.* pipewire( |$)'; then
+# (the build's backends from meson, lib.sh's built: audiolat must then have them)
+if built pipewire; then
 	for c in "run -b pipewire -d 1s --no-db" "sweep -b pipewire -d 1s --no-db" \
 		"monitor -b pipewire -d 1s --no-db" "roundtrip -b pipewire -d 2s"; do
 		# shellcheck disable=SC2086
 		fault "no PipeWire server" 4 "no such device or server" "$A" $c
 	done
 else
-	t_skip "no PipeWire server: run, sweep, monitor, roundtrip" "built without libpipewire"
+	t_skip "no PipeWire server: run, sweep, monitor, roundtrip" "built without libpipewire (libpipewire-0.3-dev was not installed)"
 fi
 # no such database server: every subcommand that reads or writes one names it
 DB=postgresql://audiolat@127.0.0.1:1/audiolat # nothing listens on port 1
 echo '{}' >"$T_TMP/x.json"
-if "$A" --version | grep -q '^  libpq '; then
+if built libpq; then
 	for c in "history --db $DB" "show --db $DB 1" "export --db $DB 1" \
 		"import --db $DB $T_TMP/x.json" "push --to $DB" "report --db $DB 1 -o $T_TMP/r.html" \
 		"compare --db $DB 1 2"; do
@@ -63,10 +64,10 @@ if "$A" --version | grep -q '^  libpq '; then
 	done
 else
 	t_skip "no database server: history, show, export, import, push, report, compare" \
-		"built without libpq"
+		"built without libpq (libpq-dev was not installed)"
 fi
 # a database server out of reach to save to: run and sweep measure, warn, exit 4 alike
-if "$A" --version | grep -q '^  libpq '; then
+if built libpq; then
 	for c in "run -d 200ms -q --db $DB" "sweep -d 200ms -P 64 -q --db $DB"; do
 		# shellcheck disable=SC2086
 		t_exit 4 "saving to no database server: $c exits 4" "$A" $c
@@ -74,7 +75,7 @@ if "$A" --version | grep -q '^  libpq '; then
 			"... one warning naming the database"
 	done
 else
-	t_skip "saving to no database server: run, sweep" "built without libpq"
+	t_skip "saving to no database server: run, sweep" "built without libpq (libpq-dev was not installed)"
 fi
 # run and midi name the device list of the backend after the line
 t_exit 4 "run: a missing device lists what there is" "$A" run -b alsa -D hw:77,0 -d 1s --no-db

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/lint/patterns.sh catches each pattern it is there for, on small
-# fixture scripts (the patterns of issue 16), and passes their corrected
-# twins; lint/spdx.sh checks files outside a git work tree too.
+# fixture scripts (the patterns of issues 16 and 31), and passes their
+# corrected twins; lint/spdx.sh checks files outside a git work tree too.
 . "$(dirname "$0")/../lib.sh"
 LINT=$TESTS_DIR/lint/patterns.sh
 F=$T_TMP/fixtures
@@ -129,6 +129,53 @@ need() {
 }
 EOF
 clean skip-ok "skips under ||, an if with a checking branch, a case, a function's ||: not flagged"
+
+# --- 5: a grep of a bare word audiolat prints on every run or help
+cat >"$F/word.sh" <<'EOF'
+t_exit 3 "--fail-on-xrun after a stall" "$A" run -d 1s --fail-on-xrun
+t_grep "$T_TMP/fail.log" 'xrun' "the message says xrun"
+EOF
+caught word "bare word" 2 "t_grep of 'xrun' (every status line says xruns=) is caught"
+cat >"$F/word2.sh" <<'EOF'
+if grep -qi Latency "$OUT"; then echo late; fi
+EOF
+caught word2 "bare word" 1 "grep -qi of a word always printed is caught"
+cat >"$F/word3.sh" <<'EOF'
+t_grep "$OUT" -- "periods" "it measured"
+EOF
+caught word3 "bare word" 1 "t_grep -- \"periods\" is caught"
+cat >"$F/word-ok.sh" <<'EOF'
+t_grep "$T_TMP/fail.txt" '^audiolat run: [1-9][0-9]* xrun\(s\) with --fail-on-xrun$' "the message counts the xruns"
+t_grep "$OUT" 'underrun' "a word audiolat does not always print"
+grep -q 'no JACK server running' "$OUT"
+t_nogrep "$OUT" 'xrun' "no xrun at all (a t_nogrep of it can fail)"
+t_result 0 "grep xrun in a description"
+EOF
+clean word-ok "a regex of more than a word, a word not always printed, t_nogrep: not flagged"
+
+# --- 6: jq all over a list that may be empty, in a JSON check
+cat >"$F/all.sh" <<'EOF'
+t_json "every xrun lies inside the run" '.duration_ns as $d | all(.xrun_events[]; .t_ns < $d)' "$J"
+EOF
+caught all "length check before it" 1 "t_json with all(...) and no length check is caught"
+cat >"$F/all2.sh" <<'EOF'
+t_true "x" true
+t_json "no phase failed" \
+	'[.phases[].error == null] |
+	 all' "$J"
+EOF
+caught all2 "length check before it" 2 "'| all' at the end of a filter over lines is caught"
+cat >"$F/all3.sh" <<'EOF'
+wait_until 5 "the phases" json_ok 'all(.phases[]; .error == null)' "$J"
+EOF
+caught all3 "length check before it" 1 "json_ok with all(...) is caught"
+cat >"$F/all-ok.sh" <<'EOF'
+t_json "every xrun lies inside the run" '.duration_ns as $d | (.xrun_events | length) > 0 and all(.xrun_events[]; .t_ns < $d)' "$J"
+t_json "no phase failed" '[.phases[].error == null] | length == 3 and all' "$J"
+t_json "all(...) in a description, all in a string" '.phases[0].load | test("cpus=all$")' "$J"
+jq -r '.graph.late_cycles[] | select(all(.causes[]; .name != "x"))' "$J"
+EOF
+clean all-ok "all after a length check, all in a description or a string, jq outside a check: not flagged"
 
 # --- the tree itself is clean (the lint's own test in make test is lint-patterns)
 t_exit 0 "the lint passes on the tests themselves" bash "$LINT"

@@ -12,7 +12,15 @@
 #     while, until, && or ||, or in every branch of an if (a "padding" skip
 #     in the branch that runs and its twin in the other);
 #  4. a cmocka test that meson runs without tests/cmocka-tap.sh (cmocka
-#     1.1.5's skip is "not ok N # SKIP": a failure to meson).
+#     1.1.5's skip is "not ok N # SKIP": a failure to meson);
+#  5. a t_grep or grep whose regex is one bare word that audiolat prints
+#     on every run or help (ALWAYS below: its live status line, "[ 1.2/3.0 s]
+#     periods=N max wake latency=N ms xruns=N", its summary line, "summary:
+#     backend=... rate=... period=... periods=... samples=... result=...",
+#     and every --help, "usage: audiolat ... options ... exit status"): it
+#     matches whatever happened (xrun-sigstop.sh's grep of "xrun");
+#  6. in a t_json or json_ok filter, a jq all (all(...), | all) with no
+#     length check before it in the filter: all is true of an empty list.
 #   patterns.sh [FILE.sh...]   (default: every tests/*/*.sh but lib.sh and this file)
 # Heredoc bodies are data, not code: they are not read. tests/lint/patterns-selftest.sh
 # shows each rule catching its pattern.
@@ -43,10 +51,14 @@ redirects=$(awk '
 		}
 	}' "${PATTERNS_LIB:-$TESTS_DIR/lib.sh}")
 
+# rule 5: the words audiolat prints on every run or help (see above)
+ALWAYS="periods period max wake latency ms xrun xruns summary backend rate samples result usage audiolat options command commands exit status"
+
 # One pass over the files; prints "RULE<TAB>FILE:LINE: what" per finding.
 scan() {
-	awk -v redirects="$redirects" '
+	awk -v redirects="$redirects" -v always="$ALWAYS" '
 	# the code of a line: comments dropped; with mask, quoted strings blanked
+	# (openq: the line ended inside a quoted string, which goes on)
 	function code(s, mask,    out, i, c, q, n) {
 		out = ""; q = ""; n = length(s)
 		for (i = 1; i <= n; i++) {
@@ -62,7 +74,13 @@ scan() {
 				if (!mask) out = out c
 			}
 		}
+		openq = (q != "")
 		return out
+	}
+	# bare WORD: WORD (unquoted, or in one pair of quotes) is one of the always-printed words
+	function bare(w) {
+		if (w ~ /^".*"$/ || w ~ /^\x27.*\x27$/) w = substr(w, 2, length(w) - 2)
+		return w ~ /^[A-Za-z_]+$/ && index(" " always " ", " " tolower(w) " ")
 	}
 	function report(rule, line, what) { printf "%s\t%s:%d: %s\n", rule, FILENAME, line, what }
 	function push(kind) { sp++; st[sp] = kind; nb[sp] = 1; sk[sp, 1] = 0; hasel[sp] = 0 }
@@ -128,6 +146,7 @@ scan() {
 		# a command goes on after a backslash, a pipe, && or ||
 		if (acc ~ /\\$/) { sub(/\\$/, " ", acc); next }
 		m = code(acc, 1)
+		if (openq) { acc = acc "\n"; next }
 		if (m ~ /(\|\||&&|\|)[ \t]*$/) { acc = acc " "; next }
 		raw = code(acc, 0)
 		line = start
@@ -168,6 +187,26 @@ scan() {
 		# rule 2: jq -e (any short option cluster with e, or --exit-status)
 		if (raw ~ /(^|[^A-Za-z0-9_.-])jq([ \t]+(-[^ \t]*|--(arg|argjson|slurpfile|rawfile)[ \t]+[^ \t]+[ \t]+[^ \t]+))*[ \t]+(-[A-Za-z]*e[A-Za-z]*|--exit-status)([ \t]|$)/)
 			report(2, line, "jq -e passes on empty input and judges only the last document: use t_json or json_ok")
+		# rule 5: t_grep FILE WORD, grep [-OPTS] WORD: a word always printed
+		s = raw
+		if (match(s, /(^|[ \t;|&(!])t_grep[ \t]+[^ \t]+[ \t]+(--[ \t]+)?[^ \t]+/)) {
+			w = substr(s, RSTART, RLENGTH); sub(/^.*t_grep[ \t]+[^ \t]+[ \t]+(--[ \t]+)?/, "", w)
+			if (bare(w)) report(5, line, "t_grep of " w ", which audiolat prints every time: it proves nothing")
+		}
+		while (match(s, /(^|[ \t;|&(!])grep([ \t]+-[A-Za-z]+)*[ \t]+[^ \t-][^ \t]*/)) {
+			w = substr(s, RSTART, RLENGTH); s = substr(s, RSTART + RLENGTH)
+			sub(/^.*grep([ \t]+-[A-Za-z]+)*[ \t]+/, "", w)
+			if (bare(w)) report(5, line, "grep of " w ", which audiolat prints every time: it proves nothing")
+		}
+		# rule 6: a t_json/json_ok filter with all and no length check before it
+		if (match(raw, /(^|[ \t;|&(!])(t_json|json_ok)[ \t]/)) {
+			f = substr(raw, RSTART + RLENGTH)
+			# the description of t_json is no filter
+			if (substr(raw, RSTART, RLENGTH) ~ /t_json/) sub(/^[ \t]*"([^"\\]|\\.)*"/, "", f)
+			if (match(f, /(^|[ \t(|;\x27\n])all([ \t]*\(|[ \t]*$|[ \t)|;\x27\n])/) &&
+			    index(substr(f, 1, RSTART), "length") == 0)
+				report(6, line, "jq all with no length check before it: true of an empty list")
+		}
 		# rule 3: the skips, by the structure around them
 		n = split(m, ps, /;/)
 		for (i = 1; i <= n; i++) piece(ps[i], line, m)
@@ -186,6 +225,10 @@ show 2
 t_result $? "no jq -e: JSON is checked by t_json/json_ok, which fail on empty input"
 show 3
 t_result $? "no skip emitted unconditionally"
+show 5
+t_result $? "no t_grep or grep of a bare word that audiolat always prints"
+show 6
+t_result $? "no jq all in a JSON check without a length check before it (all is true of [])"
 
 # rule 4: in each meson.build, as many tests through cmocka_tap as cmocka executables
 bad=""

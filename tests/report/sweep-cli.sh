@@ -64,12 +64,12 @@ t_exit 0 "sweep --period 64,128 --load idle:500ms,cpu:700ms" "$AUDIOLAT" sweep -
 t_json "--load: two runs, each through both phases, in order" \
 	'[.configurations[].runs[] | [.phases[].name]] == [["idle", "cpu"], ["idle", "cpu"]]' "$T/load.json"
 t_json "--load: each run's cpu phase ran the load, with its throughput" \
-	'[.configurations[].runs[].phases[1] | .load == "cpu workers=1 policy=other nice=0 cpus=all" and .throughput.loops_per_s.value > 0 and .error == null] | all' \
+	'[.configurations[].runs[].phases[1] | .load == "cpu workers=1 policy=other nice=0 cpus=all" and .throughput.loops_per_s.value > 0 and .error == null] | length == 2 and all' \
 	"$T/load.json"
 t_json "--load: each run's idle phase had none" \
-	'[.configurations[].runs[].phases[0] | .load == "none" and .throughput == {}] | all' "$T/load.json"
+	'[.configurations[].runs[].phases[0] | .load == "none" and .throughput == {}] | length == 2 and all' "$T/load.json"
 t_json "--load: the spec is in each run's config, and the phases set the run's length" \
-	'[.configurations[].runs[] | .config.load == "idle:500ms,cpu:700ms" and .config.duration_ns == 1200000000] | all' \
+	'[.configurations[].runs[] | .config.load == "idle:500ms,cpu:700ms" and .config.duration_ns == 1200000000] | length == 2 and all' \
 	"$T/load.json"
 t_true "--load: no file left in --load-dir" test -z "$(ls -A "$D")"
 t_exit 2 "--load with a bad spec: usage error" "$AUDIOLAT" sweep --period 64,128 --load nosuch:1s --no-db
