@@ -4,7 +4,8 @@
  * what it takes; what it does not take is refused with nothing written.
  * The SI figures the text and HTML reports share. The text report's
  * figures: the latencytest line in its units, with the share of the buffer
- * the document's version means, and the overflow in the histogram.
+ * the document's version means, and the overflow in the histogram. A
+ * load's report (audiolat load): its time in seconds, its figures.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -345,6 +346,28 @@ text_figures(void **state)
 }
 
 static void
+load_text(void **state)
+{
+	json_t *doc = load("{\"schema\": \"audiolat.load/1\", \"name\": \"cpu\","
+			   " \"duration_ns\": 300000000, \"interrupted\": false, \"error\": null,"
+			   " \"throughput\": {\"loops_per_s\": {\"value\": 1234.5678, \"unit\": \"1/s\"},"
+			   " \"passes\": {\"value\": 12, \"unit\": \"\"}}}");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	al_report_load_text(f, doc, false, false);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(buf, "time: 0.300 s\n"));
+	assert_non_null(strstr(buf, "\nsummary: load=cpu time_s=0.300 loops_per_s=1234.6 passes=12 "
+				    "interrupted=no result=ok\n"));
+	free(buf);
+	json_decref(doc);
+}
+
+static void
 si_figures(void **state)
 {
 	char buf[48];
@@ -373,6 +396,7 @@ main(void)
 	    cmocka_unit_test(provenance),
 	    cmocka_unit_test(si_figures),
 	    cmocka_unit_test(text_figures),
+	    cmocka_unit_test(load_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
