@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # audiolat compare on synthetic results (gen-result, seeded): a planted
 # difference is reported as worse or better, results drawn from the same
-# distribution show no significant difference; text, Markdown, JSON,
-# HTML; database ids; exit codes.
+# distribution show no significant difference; the design effect of
+# clustered windows; text, Markdown, JSON, HTML; database ids; exit codes.
 # $1: gen-result, the synthetic result generator.
 . "$(dirname "$0")/../lib.sh"
 GEN=${1:?gen-result}
@@ -60,6 +60,18 @@ t_true "the same input gives the same output (fixed seed)" cmp "$T/cmp.json" "$T
 t_eq "another seed, the same verdicts" \
 	"$(jq -c '[.scopes[0].comparisons[].statistics[].verdict]' "$T/cmp3.json")" \
 	"$(jq -c '[.scopes[0].comparisons[].statistics[].verdict]' "$T/cmp.json")"
+
+# the design effect: windows whose means move together in blocks (10 of 100 ms
+# low, 10 high) are fewer independent periods than the run has; each row
+# counts its periods divided by it (a periods-long run counted whole would
+# make every interval too narrow)
+jq '.timeseries.rows |= [to_entries[] | .value[3] = (if .key % 20 < 10 then 10000 else 20000 end) | .value]' \
+	"$T/a.json" >"$T/clustered.json"
+"$AUDIOLAT" compare "$T/a.json" "$T/clustered.json" --json "$T/deff.json" -q
+t_json "clustered windows: a design effect well above 1" '.scopes[0].rows[1].design_effect > 10' "$T/deff.json"
+t_json "... and the effective periods are the periods divided by it" \
+	'all(.scopes[0].rows[]; (.effective_periods * .design_effect - .periods | fabs) < 1) and .scopes[0].rows[1].effective_periods < .scopes[0].rows[1].periods / 10' \
+	"$T/deff.json"
 
 # calibration: pairs from one distribution rarely differ, a 30 % change always shows
 fp=0

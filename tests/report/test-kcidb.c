@@ -2,13 +2,17 @@
 /*
  * KCIDB's build id (export --format kcidb --build-id): every test of every
  * run gets it as given; the default is ORIGIN:KERNEL_RELEASE; an id that
- * is not ORIGIN:ID is refused with one line and no report.
+ * is not ORIGIN:ID is refused with one line and no report. The figures in
+ * each format's units (KCIDB and JUnit seconds, LAVA microseconds), and a
+ * run whose max is its --max-latency exactly passes.
  */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -99,12 +103,72 @@ bad_build_ids_are_refused(void **state)
 	json_decref(doc);
 }
 
+/* The figure of path in fig[0..n), NULL when there is none. */
+static const struct al_ci_figure *
+figure(const struct al_ci_figure *fig, size_t n, const char *path)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(fig[i].path, path))
+			return &fig[i];
+	return NULL;
+}
+
+static void
+figures_in_their_units(void **state)
+{
+	struct al_ci_figure fig[AL_CI_FIGURES_MAX];
+	const struct al_ci_figure *max;
+	json_t *doc = run_doc("5f0c6a36-1f7e-4c29-9d0b-8d6f1e0e2a41"), *out = NULL, *t;
+	char err[256] = "", *text = NULL;
+	bool seen = false;
+	size_t n, i;
+
+	(void)state;
+	/* the max (68 us) is the --max-latency exactly: within it */
+	json_object_set_new(json_object_get(doc, "config"), "max_latency_ns",
+			    json_integer(68000));
+	n = al_ci_run_figures(doc, fig, AL_CI_FIGURES_MAX);
+	max = figure(fig, n, "audiolat.run.wake_latency.max");
+	assert_non_null(max);
+	assert_true(max->measured && max->has_limit && max->pass);
+	assert_string_equal(max->unit, "s");
+	assert_true(fabs(max->value - 68e-6) < 1e-12);
+
+	assert_int_equal(al_ci_kcidb(&doc, 1, NULL, &out, err, sizeof(err)), 0);
+	json_array_foreach(json_object_get(out, "tests"), i, t) {
+		/* the run's 5 s, in seconds */
+		assert_true(fabs(json_real_value(json_object_get(t, "duration")) - 5.0) < 1e-9);
+		if (strcmp(json_string_value(json_object_get(t, "path")),
+			   "audiolat.run.wake_latency.max"))
+			continue;
+		assert_string_equal(json_string_value(json_object_get(t, "status")), "PASS");
+		seen = true;
+	}
+	assert_true(seen);
+	json_decref(out);
+
+	assert_int_equal(al_ci_format("lava", &doc, 1, NULL, &text, err, sizeof(err)), 0);
+	assert_non_null(strstr(text, "lava-test-case audiolat.run.wake_latency.max --result pass "
+				     "--measurement 68.000 --units us\n"));
+	assert_non_null(strstr(text, "lava-test-case audiolat.run.wake_latency.p50 --result pass "
+				     "--measurement 15.000 --units us\n"));
+	free(text);
+
+	assert_int_equal(al_ci_format("junit", &doc, 1, NULL, &text, err, sizeof(err)), 0);
+	assert_non_null(strstr(text, " time=\"5.000\">"));
+	assert_non_null(strstr(text, "name=\"audiolat.run.wake_latency.max\" value=\"6.8e-05\""));
+	assert_null(strstr(text, "<failure"));
+	free(text);
+	json_decref(doc);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(build_id_given_or_made),
 		cmocka_unit_test(bad_build_ids_are_refused),
+		cmocka_unit_test(figures_in_their_units),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

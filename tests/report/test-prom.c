@@ -2,10 +2,14 @@
 /*
  * The Prometheus exposition (src/report/prom.c): a cumulative histogram
  * whose +Inf bucket is _count, escaped labels, and a file a reader never
- * sees half-written while it is rewritten 1000 times, and a failing one
- * said once.
+ * sees half-written while it is rewritten 1000 times, a new file put in
+ * place by rename (a reader that opened the old one still reads all of
+ * it), and a failing one said once. /metrics over HTTP: which requests
+ * get the page (src/report/prom-http.c).
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -153,6 +157,97 @@ test_atomic_rewrites(void **state)
 	free(buf);
 }
 
+/* Entries of dir other than . and .. */
+static int
+entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+/*
+ * A rewrite is a new file renamed over the old one, never the old one
+ * truncated and written again: a scraper that opened the old file before
+ * the rewrite reads the old content to its end, the path names another
+ * inode after it, and no temporary file is left beside it.
+ */
+static void
+test_rewrite_is_a_rename(void **state)
+{
+	char dir[] = "/tmp/audiolat-prom.XXXXXX", path[512], buf[64];
+	struct stat before, after;
+	ssize_t n;
+	int fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/audiolat.prom", dir);
+	assert_int_equal(al_prom_write_file(path, "old 1\n"), 0);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &before), 0);
+	assert_int_equal(al_prom_write_file(path, "new 22\n"), 0);
+	n = read(fd, buf, sizeof(buf) - 1);
+	assert_true(n >= 0);
+	buf[n] = '\0';
+	assert_string_equal(buf, "old 1\n"); /* the old file, whole */
+	close(fd);
+	assert_int_equal(stat(path, &after), 0);
+	assert_true(after.st_ino != before.st_ino);
+	assert_int_equal(after.st_mode & 0777, 0644);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	n = read(fd, buf, sizeof(buf) - 1);
+	assert_true(n >= 0);
+	buf[n] = '\0';
+	close(fd);
+	assert_string_equal(buf, "new 22\n");
+	assert_int_equal(entries(dir), 1); /* no temporary file left */
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+/* /metrics (and /metrics?QUERY) by GET or HEAD over HTTP/1.x; nothing else. */
+static void
+test_http_route(void **state)
+{
+	static const struct {
+		const char *req;
+		int code;
+		bool head;
+	} cases[] = {
+		{ "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n", 200, false },
+		{ "HEAD /metrics HTTP/1.0\r\n\r\n", 200, true },
+		{ "GET /metrics?name[]=x HTTP/1.1\r\n\r\n", 200, false },
+		{ "GET /metricsx HTTP/1.1\r\n\r\n", 404, false },
+		{ "GET /metrics/ HTTP/1.1\r\n\r\n", 404, false },
+		{ "GET / HTTP/1.1\r\n\r\n", 404, false },
+		{ "HEAD /other HTTP/1.1\r\n\r\n", 404, true },
+		{ "POST /metrics HTTP/1.1\r\n\r\n", 405, false },
+		{ "GET /metrics HTTP/2.0\r\n\r\n", 400, false },
+		{ "GET /metrics\r\n\r\n", 400, false },
+		{ "", 400, false },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bool head = !cases[i].head;
+		int code = al_prom_http_route(cases[i].req, &head);
+
+		if (code != cases[i].code || head != cases[i].head)
+			fail_msg("'%s': %d (head %d), want %d (head %d)", cases[i].req, code, head,
+				 cases[i].code, cases[i].head);
+	}
+}
+
 /* A metrics file that cannot be written is said once, tried every time, said again after a success. */
 static void
 test_publish_says_a_failure_once(void **state)
@@ -188,6 +283,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_atomic_rewrites),
+		cmocka_unit_test(test_rewrite_is_a_rename),
+		cmocka_unit_test(test_http_route),
 		cmocka_unit_test(test_publish_says_a_failure_once),
 	};
 

@@ -2,7 +2,10 @@
 /*
  * The reporters' table: every format is there once, by name, and renders
  * what it takes; what it does not take is refused with nothing written.
- * The SI figures the text and HTML reports share.
+ * The SI figures the text and HTML reports share. The text report's
+ * figures: the latencytest line in its units, with the share of the buffer
+ * the document's version means, and the overflow in the histogram. A
+ * load's report (audiolat load): its time in seconds, its figures.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -309,6 +312,61 @@ provenance(void **state)
 	json_decref(midi);
 }
 
+/* A run whose figures differ from each other, so that one read for another shows. */
+static const char figures_doc[] =
+    "{\"schema\": \"audiolat.run/2\","
+    " \"config\": {\"backend\": \"sim\", \"rate\": 48000, \"period_frames\": 64, \"periods\": 3},"
+    " \"total\": {\"periods\": 7, \"xruns\": 2, \"max_latency_pct_of_buffer\": 37.5,"
+    " \"max_interval_pct_of_buffer\": 62.5, \"within_1ms_pct\": 99.5, \"within_2ms_pct\": 100,"
+    " \"wake_latency_ns\": {\"count\": 7, \"min\": 1000, \"max\": 1500000},"
+    " \"interval_ns\": {\"count\": 7, \"max\": 2500000},"
+    " \"histogram\": {\"wake_latency_ns\": {\"count\": 7, \"overflow\": 5,"
+    " \"buckets\": [[1000, 1024, 2]]}}}}";
+
+static void
+text_figures(void **state)
+{
+	json_t *doc = load(figures_doc);
+	struct al_report_doc d = {doc, "f.json"};
+	struct al_report_input in = {.docs = &d, .n = 1};
+	char *out;
+	int rc;
+
+	(void)state;
+	out = render(&al_reporter_text, &in, &rc);
+	assert_int_equal(rc, 0);
+	/* per period (a /2 document): the wake latency's share of the buffer */
+	assert_non_null(strstr(out, "\nmax latency=1.500 ms  factor=37.5 % of buffer  max "
+				    "interval=2.500 ms  1MS factor=99.500  2MS factor=100.000  "
+				    "xruns=2\n"));
+	/* the 5 above the histogram's range are in its last row, not lost */
+	assert_non_null(strstr(out, "           5 |"));
+	free(out);
+	json_decref(doc);
+}
+
+static void
+load_text(void **state)
+{
+	json_t *doc = load("{\"schema\": \"audiolat.load/1\", \"name\": \"cpu\","
+			   " \"duration_ns\": 300000000, \"interrupted\": false, \"error\": null,"
+			   " \"throughput\": {\"loops_per_s\": {\"value\": 1234.5678, \"unit\": \"1/s\"},"
+			   " \"passes\": {\"value\": 12, \"unit\": \"\"}}}");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	al_report_load_text(f, doc, false, false);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(buf, "time: 0.300 s\n"));
+	assert_non_null(strstr(buf, "\nsummary: load=cpu time_s=0.300 loops_per_s=1234.6 passes=12 "
+				    "interrupted=no result=ok\n"));
+	free(buf);
+	json_decref(doc);
+}
+
 static void
 si_figures(void **state)
 {
@@ -337,6 +395,8 @@ main(void)
 	    cmocka_unit_test(a_comparison),
 	    cmocka_unit_test(provenance),
 	    cmocka_unit_test(si_figures),
+	    cmocka_unit_test(text_figures),
+	    cmocka_unit_test(load_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -46,7 +46,7 @@ fill(void)
 static void
 documented_fields_are_there(void **state)
 {
-	json_t *doc, *total, *wl, *ev;
+	json_t *doc, *total, *wl, *ev, *rows;
 	char *text;
 
 	(void)state;
@@ -102,6 +102,13 @@ documented_fields_are_there(void **state)
 	/* the time series names its columns, wakeups among them */
 	assert_string_equal(json_string_value(json_array_get(json_object_get(json_object_get(
 				    doc, "timeseries"), "columns"), 8)), "wakeups");
+	/* a row's time is its window's start: the first at 0, the next one window later */
+	rows = json_object_get(json_object_get(doc, "timeseries"), "rows");
+	assert_true(json_array_size(rows) >= 2);
+	assert_int_equal(json_integer_value(json_array_get(json_array_get(rows, 0), 0)), 0);
+	assert_int_equal(json_integer_value(json_array_get(json_array_get(rows, 1), 0)),
+			 json_integer_value(json_object_get(json_object_get(doc, "timeseries"),
+							    "window_ns")));
 	/* it serialises and parses back */
 	text = json_dumps(doc, 0);
 	assert_non_null(text);
