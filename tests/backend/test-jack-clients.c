@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <sched.h>
 #include <setjmp.h>
@@ -33,6 +34,35 @@
 #include "backend/jack-clients.h"
 
 static char dir[80]; /* short: a socket's path holds it */
+
+/* A temporary directory for each test, removed after it, failed or not. */
+static int
+setup(void **state)
+{
+	char tmpl[] = "/tmp/jkc-XXXXXX", real[PATH_MAX];
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	/* /proc/PID/maps names a file by its real path */
+	assert_non_null(realpath(tmpl, real));
+	assert_true(strlen(real) < sizeof(dir));
+	strcpy(dir, real);
+	return 0;
+}
+
+static int
+remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return remove(path);
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	return nftw(dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+}
 
 static void
 put(const char *path, const char *text)
@@ -129,17 +159,11 @@ the_clients_of_the_server(void **state)
 	struct jkc_client clients[JKC_CLIENTS_MAX];
 	struct al_task tasks[8];
 	const struct jkc_client *c;
-	char tmpl[] = "/tmp/jkc-XXXXXX", real[PATH_MAX], path[PATH_MAX];
 	int n_clients = -1, n, hold_slow, hold_twin;
 	pid_t slow, twin;
 	size_t i;
 
 	(void)state;
-	assert_non_null(mkdtemp(tmpl));
-	/* /proc/PID/maps names the file by its real path */
-	assert_non_null(realpath(tmpl, real));
-	assert_true(strlen(real) < sizeof(dir));
-	strcpy(dir, real);
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
 		put_in(files[i], "futex");
 	slow = client_process("jack_slow_1000_0", "jack_sem.1000_default_slow", &hold_slow);
@@ -164,8 +188,6 @@ the_clients_of_the_server(void **state)
 	/* twin first: it holds a copy of slow's end of the pipe */
 	end_process(twin, hold_twin);
 	end_process(slow, hold_slow);
-	snprintf(path, sizeof(path), "rm -r '%s'", dir);
-	assert_int_equal(system(path), 0);
 }
 
 /* A task's stat line: fields 3..39 (state, then zeros), 40 rt_priority, 41 policy, more. */
@@ -199,12 +221,12 @@ by_tid(const void *a, const void *b)
 static void
 the_real_time_threads(void **state)
 {
-	char proc[] = "/tmp/jkc-proc-XXXXXX", path[PATH_MAX];
+	const char *proc = dir;
+	char path[PATH_MAX];
 	struct al_task t[8];
 	int n;
 
 	(void)state;
-	assert_non_null(mkdtemp(proc));
 	snprintf(path, sizeof(path), "%s/700", proc);
 	assert_int_equal(mkdir(path, 0755), 0);
 	strcat(path, "/task");
@@ -227,16 +249,14 @@ the_real_time_threads(void **state)
 	assert_int_equal(t[1].policy, SCHED_RR);
 	assert_int_equal(t[1].priority, 65);
 	assert_int_equal(jkc_rt_threads(proc, 701, "slow", t, 8), -ENOENT);
-	snprintf(path, sizeof(path), "rm -r '%s'", proc);
-	assert_int_equal(system(path), 0);
 }
 
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(the_clients_of_the_server),
-		cmocka_unit_test(the_real_time_threads),
+		cmocka_unit_test_setup_teardown(the_clients_of_the_server, setup, teardown),
+		cmocka_unit_test_setup_teardown(the_real_time_threads, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

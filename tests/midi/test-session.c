@@ -29,13 +29,20 @@
 #define T0 (5000 * MS) /* the session's first event, CLOCK_MONOTONIC */
 
 static struct al_midi_port port;
+static char path[] = "/tmp/al-session-XXXXXX"; /* the recorded file */
 
 static int
 setup(void **state)
 {
+	int fd;
+
 	(void)state;
 	memset(&port, 0, sizeof(port));
 	assert_int_equal(al_midi_ring_init(&port.rx, 64), 0);
+	strcpy(path, "/tmp/al-session-XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
 	return 0;
 }
 
@@ -44,7 +51,7 @@ teardown(void **state)
 {
 	(void)state;
 	al_midi_ring_free(&port.rx);
-	return 0;
+	return unlink(path);
 }
 
 static void
@@ -120,7 +127,7 @@ the_file_of_a_recording(void **state)
 {
 	struct al_midi_filter all = { AL_MIDI_SEL_ALL, 0 };
 	struct al_midi_session s = { .port = &port, .filter = &all };
-	char path[] = "/tmp/al-session-XXXXXX", err[256] = "";
+	char err[256] = "";
 	const struct al_smf_event *ev;
 	uint64_t not_in_file = 0;
 	struct al_smf smf;
@@ -128,12 +135,8 @@ the_file_of_a_recording(void **state)
 	size_t len, i, sysex = 0;
 	int64_t origin_us = T0 / 1000 - 250;
 	FILE *f;
-	int fd;
 
 	(void)state;
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	close(fd);
 	msg(T0 + 400, 0, 3, 0x90, 60, 100);         /* 250.4 us after the origin: tick 250 */
 	msg(T0 + MS + 999, 0, 3, 0x80, 60, 0);      /* tick 1250 */
 	msg(T0 + 2 * MS, AL_MIDI_MSG_REALTIME, 1, 0xF8, 0, 0);
@@ -150,7 +153,6 @@ the_file_of_a_recording(void **state)
 	assert_non_null(f);
 	len = fread(buf, 1, sizeof(buf), f);
 	fclose(f);
-	unlink(path);
 	assert_int_equal(al_smf_parse(buf, len, &smf, NULL), 0);
 	assert_int_equal(smf.format, 0);
 	assert_int_equal(smf.ppq, AL_MIDI_REC_PPQ);
