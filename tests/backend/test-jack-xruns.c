@@ -7,6 +7,10 @@
  * and a lost period, one event from the first cycle not served until we
  * ran again; the notifications the server queued for it merge into it;
  * a notification with no stall is an event of its own, losing nothing.
+ * And the threads JACK blame follows (jk_tasks(), of a server with no
+ * client files): ours first, marked as ours; looked up again when a
+ * client (un)registered, the set's generation moving only when a thread
+ * changed.
  */
 /* first: cmocka.h defines a fail() macro, jack.c a fail() of its own */
 #include "../../src/backend/jack.c"
@@ -112,6 +116,33 @@ a_notification_without_a_stall_is_its_own_event(void **state)
 	assert_int_equal(j.server_xruns, 1);
 }
 
+static void
+our_thread_first_and_marked(void **state)
+{
+	struct al_task t[4];
+	unsigned gen = 0, gen2 = 0;
+
+	(void)state;
+	snprintf(j.server, sizeof(j.server), "audiolat-test-no-such-server");
+	snprintf(j.self_name, sizeof(j.self_name), "audiolat-77");
+	atomic_store(&j.self_tid, 4242);
+	assert_int_equal(jk_tasks(&j, t, 4, &gen), 1);
+	assert_int_equal(t[0].tid, 4242);
+	assert_int_equal(t[0].pid, getpid());
+	assert_true(t[0].self);
+	assert_string_equal(t[0].client, "audiolat-77");
+	/* a client came and went: the same threads, the same set */
+	atomic_fetch_add(&j.registrations, 2);
+	assert_int_equal(jk_tasks(&j, t, 4, &gen2), 1);
+	assert_int_equal(gen2, gen);
+	/* our thread is another one now (a restarted client): a new set */
+	atomic_store(&j.self_tid, 4243);
+	atomic_fetch_add(&j.registrations, 1);
+	assert_int_equal(jk_tasks(&j, t, 4, &gen2), 1);
+	assert_int_equal(t[0].tid, 4243);
+	assert_int_not_equal(gen2, gen);
+}
+
 int
 main(void)
 {
@@ -120,6 +151,7 @@ main(void)
 		cmocka_unit_test_setup(a_stall_loses_the_cycles_it_missed, setup),
 		cmocka_unit_test_setup(notifications_for_the_stall_merge, setup),
 		cmocka_unit_test_setup(a_notification_without_a_stall_is_its_own_event, setup),
+		cmocka_unit_test_setup(our_thread_first_and_marked, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -452,6 +452,40 @@ auto_interval_of_bunched_events(void **state)
 	free(st);
 }
 
+/*
+ * A phase's stretch of a recording: the delta from the event before it
+ * is its first; the timeline puts each delta in the 1 s window where it
+ * ends.
+ */
+static void
+stretch_and_timeline(void **state)
+{
+	static const int64_t t[] = { 0, 900 * MS, 1200 * MS, 2500 * MS, 2600 * MS, 4000 * MS };
+	struct al_midi_stats *st;
+
+	(void)state;
+	assert_int_equal(al_midi_analyze_stretch(t, 6, 0, 2000 * MS, 3000 * MS, &st), 0);
+	assert_int_equal(st->events, 2);                 /* 2500, 2600 */
+	assert_int_equal(st->deltas, 2);                 /* from 1200, and 100 ms */
+	assert_int_equal(st->delta.max_ns, 1300 * MS);
+	assert_int_equal(st->delta.min_ns, 100 * MS);
+	free(st);
+	assert_int_equal(al_midi_analyze_stretch(t, 6, 0, 0, 0, &st), 0);
+	assert_int_equal(st->events, 6);
+	assert_int_equal(st->timeline_window_ns, 1000 * MS);
+	assert_int_equal(st->n_timeline, 5);
+	assert_int_equal(st->timeline[0].deltas, 1);     /* 0 -> 900 */
+	assert_int_equal(st->timeline[1].deltas, 1);     /* 900 -> 1200 */
+	assert_int_equal(st->timeline[1].delta_max_ns, 300 * MS);
+	assert_int_equal(st->timeline[2].deltas, 2);     /* 1200 -> 2500, 2500 -> 2600 */
+	assert_int_equal(st->timeline[2].delta_min_ns, 100 * MS);
+	assert_int_equal(st->timeline[2].delta_max_ns, 1300 * MS);
+	assert_int_equal(st->timeline[3].deltas, 0);
+	assert_int_equal(st->timeline[4].deltas, 1);     /* 2600 -> 4000 */
+	assert_int_equal(st->timeline[4].t_ns, 4000 * MS);
+	free(st);
+}
+
 static void
 linear_histogram(void **state)
 {
@@ -1013,6 +1047,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(filters),
 		cmocka_unit_test(tolerated_oddities),
 		cmocka_unit_test(auto_interval_of_bunched_events),
+		cmocka_unit_test(stretch_and_timeline),
 		cmocka_unit_test(rmid_wrapping),
 		cmocka_unit_test(write_read_round_trip),
 		cmocka_unit_test(malformed_files),
