@@ -23,6 +23,7 @@
 
 #include "core/clock.h"
 #include "load/load.h"
+#include "phase-metric.h"
 
 static char dir[200];
 
@@ -115,18 +116,6 @@ run_phase(const char *spec, const struct al_load_opts *o, int64_t t_ns, struct a
 	r = al_load_phase_stop(set, ph);
 	al_load_spec_free(phases);
 	return r;
-}
-
-static double
-metric(const struct al_phase *ph, const char *name)
-{
-	int i;
-
-	for (i = 0; i < ph->n_throughput; i++)
-		if (!strcmp(ph->throughput[i].name, name))
-			return ph->throughput[i].value;
-	fail_msg("no metric %s in '%s'", name, ph->load);
-	return -1;
 }
 
 /* A counter's value: a whole number, not negative. */
@@ -372,26 +361,6 @@ kill_all_is_a_clean_stop(void **state)
 	al_load_spec_free(phases);
 }
 
-static void
-start_failures(void **state)
-{
-	struct al_phase_spec *phases;
-	struct al_load_set *set = (void *)1;
-	struct al_load_opts o;
-	char err[256];
-	size_t n;
-
-	(void)state;
-	opts_small(&o);
-	/* the directory vanishes between the check and the start */
-	snprintf(o.dir, sizeof(o.dir), "%s/gone", dir);
-	assert_int_equal(al_load_spec_parse("disk-write", 0, &phases, &n, err, sizeof(err)), 0);
-	assert_true(al_load_phase_start(&phases[0], &o, &set, err, sizeof(err)) < 0);
-	assert_null(set);
-	assert_non_null(strstr(err, "disk-write: cannot create a file in"));
-	al_load_spec_free(phases);
-}
-
 int
 main(void)
 {
@@ -404,7 +373,6 @@ main(void)
 		cmocka_unit_test(cmd_is_restarted),
 		cmocka_unit_test(failures_are_reported),
 		cmocka_unit_test(kill_all_is_a_clean_stop),
-		cmocka_unit_test(start_failures),
 	};
 
 	return cmocka_run_group_tests(tests, setup_dir, teardown_dir);

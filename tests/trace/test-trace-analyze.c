@@ -2,7 +2,8 @@
 /*
  * The analysis of src/trace on made-up event sequences: who is charged
  * for which part of the window, woken/switched-in times, nesting, lost
- * events, the history ring.
+ * events, the history ring; and the names of what was charged (names.c:
+ * timer addresses, symbols from /proc/kallsyms, tasks' comms from /proc).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -11,11 +12,13 @@
 #include <stdio.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #define AL_TRACE_PRIVATE_ALLOWED
 #include "trace/trace-private.h"
+#include "trace/trace.h"
 
 #define TID 100
 #define HOG 200
@@ -473,6 +476,63 @@ test_softirq_names(void **state)
 	assert_string_equal(al__softirq_name(-1, buf, sizeof(buf)), "softirq--1");
 }
 
+/* src/trace/names.c: a timer's address, a task's comm from /proc, a pid that is gone. */
+static void
+test_names(void **state)
+{
+	uint64_t addr[AL_SPIKE_CAUSES] = { 0xffffffff81001234ULL, 0, 0 };
+	struct al_spike s = { .n_causes = 3 };
+	char comm[32] = "";
+	FILE *f;
+
+	(void)state;
+	snprintf(s.causes[0].kind, sizeof(s.causes[0].kind), "timer");
+	snprintf(s.causes[1].kind, sizeof(s.causes[1].kind), "task");
+	s.causes[1].pid = (int)getpid();
+	snprintf(s.causes[2].kind, sizeof(s.causes[2].kind), "task");
+	s.causes[2].pid = 2147483647; /* past any pid_max */
+	al__trace_name_timers(&s, addr);
+	assert_string_equal(s.causes[0].name, "0xffffffff81001234");
+	assert_string_equal(s.causes[1].name, "");
+	al__trace_name_tasks(&s);
+	f = fopen("/proc/self/comm", "re");
+	assert_non_null(f);
+	assert_non_null(fgets(comm, sizeof(comm), f));
+	fclose(f);
+	comm[strcspn(comm, "\n")] = '\0';
+	assert_true(comm[0]);
+	assert_string_equal(s.causes[1].name, comm);
+	assert_string_equal(s.causes[2].name, "pid-2147483647");
+}
+
+/* A timer's address named from /proc/kallsyms: the first symbol at it; one not there stays. */
+static void
+test_symbolize(void **state)
+{
+	struct al_spike s = { .n_causes = 2 };
+	unsigned long long a = 0;
+	char line[512], sym[256] = "", want[32], type;
+	FILE *f = fopen("/proc/kallsyms", "re");
+
+	(void)state;
+	if (!f)
+		skip(); /* a kernel without /proc/kallsyms */
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %255s", &a, &type, sym) == 3 && a)
+			break;
+	fclose(f);
+	if (!a)
+		skip(); /* kptr_restrict hides the addresses from us */
+	snprintf(want, sizeof(want), "%.31s", sym);
+	snprintf(s.causes[0].kind, sizeof(s.causes[0].kind), "timer");
+	snprintf(s.causes[0].name, sizeof(s.causes[0].name), "%#llx", a);
+	snprintf(s.causes[1].kind, sizeof(s.causes[1].kind), "timer");
+	snprintf(s.causes[1].name, sizeof(s.causes[1].name), "0x1");
+	assert_int_equal(al_trace_symbolize(&s, 1), 0);
+	assert_string_equal(s.causes[0].name, want);
+	assert_string_equal(s.causes[1].name, "0x1");
+}
+
 int
 main(void)
 {
@@ -489,6 +549,8 @@ main(void)
 		cmocka_unit_test(test_irqoff),
 		cmocka_unit_test(test_ring),
 		cmocka_unit_test(test_softirq_names),
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_symbolize),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
