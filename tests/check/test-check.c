@@ -350,6 +350,11 @@ test_rtprio(void **state)
 	fx_limits("0", "99", "unlimited", "unlimited");
 	r = expect("rtprio", "ok");
 	expect_text(r->message, "soft 0");
+	fx_limits("75", "75", "unlimited", "unlimited"); /* the floor itself is enough */
+	r = expect("rtprio", "ok");
+	expect_text(r->message, "75");
+	fx_limits("74", "74", "unlimited", "unlimited");
+	expect("rtprio", "warn");
 	fx_limits("50", "50", "unlimited", "unlimited");
 	r = expect("rtprio", "warn");
 	expect_text(r->fix, "rtprio 95");
@@ -382,6 +387,11 @@ test_memlock(void **state)
 	fx_limits("95", "95", "4294967296", "4294967296");
 	r = expect("memlock", "ok");
 	expect_text(r->message, "4 GiB");
+	fx_limits("95", "95", "1073741824", "1073741824"); /* exactly 1 GiB is enough */
+	r = expect("memlock", "ok");
+	expect_text(r->message, "1 GiB");
+	fx_limits("95", "95", "1073741823", "1073741823");
+	expect("memlock", "warn");
 	fx_limits("95", "95", "8388608", "8388608");
 	r = expect("memlock", "warn");
 	expect_text(r->message, "8 MiB");
@@ -681,8 +691,11 @@ fx_cstate(int cpu, int state, const char *name, const char *latency, const char 
 static void
 test_cstates(void **state)
 {
+	static const struct {
+		const char *latency, *status, *text;
+	} at_limit[] = { { "20\n", "ok", "20 us" }, { "21\n", "warn", "1 of 2" } };
 	const struct al_syscheck *r;
-	int cpu;
+	int cpu, i;
 
 	(void)state;
 	expect("cstates", "skip");
@@ -703,6 +716,13 @@ test_cstates(void **state)
 	fx_cstate(1, 3, "C6\n", "170\n", "1\n");
 	r = expect("cstates", "ok");
 	expect_text(r->message, "C1E");
+	/* 20 us, the limit itself, is fine; 21 us is not */
+	for (i = 0; i < 2; i++) {
+		fx_cstate(1, 2, "C1E\n", at_limit[i].latency, "0\n");
+		r = expect("cstates", at_limit[i].status);
+		expect_text(r->message, at_limit[i].text);
+	}
+	fx_cstate(1, 2, "C1E\n", "10\n", "0\n");
 	fx_cstate(1, 3, "C6\n", "lots\n", "0\n"); /* garbage state: ignored */
 	expect("cstates", "ok");
 	fx("/proc/cmdline", "idle=poll\n");

@@ -54,6 +54,22 @@ test_empty(void **state)
 	json_decref(j);
 }
 
+/* Control bytes of a message (ESC, DEL) become '?': a terminal shows the JSON as it is. */
+static void
+test_control_bytes(void **state)
+{
+	struct al_syscheck c[1] = { { "smt", "warn", "a\x1b[31mb\x7f" "c", "fix\x7f" } };
+	json_t *j, *k;
+
+	(void)state;
+	j = al_json_checks(c, 1);
+	assert_non_null(j);
+	k = json_array_get(json_object_get(j, "checks"), 0);
+	assert_string_equal(json_string_value(json_object_get(k, "message")), "a?[31mb?c");
+	assert_string_equal(json_string_value(json_object_get(k, "fix")), "fix?");
+	json_decref(j);
+}
+
 /* Unterminated fields, invalid UTF-8 and a bogus status still give valid JSON. */
 static void
 test_garbage(void **state)
@@ -86,6 +102,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_counts_and_fields),
 		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_control_bytes),
 		cmocka_unit_test(test_garbage),
 	};
 

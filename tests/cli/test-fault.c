@@ -69,6 +69,7 @@ every_row_of_the_table(void **state)
 		{ ENODEV, AL_EXIT_UNAVAILABLE },
 		{ ENXIO, AL_EXIT_UNAVAILABLE },
 		{ ECONNREFUSED, AL_EXIT_UNAVAILABLE },
+		{ ECONNRESET, AL_EXIT_UNAVAILABLE }, /* a database server that went away */
 		{ EBUSY, AL_EXIT_UNAVAILABLE },
 		{ EPERM, AL_EXIT_UNAVAILABLE },
 		{ EACCES, AL_EXIT_UNAVAILABLE },

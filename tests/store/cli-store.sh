@@ -31,6 +31,8 @@ t_json "label is a top-level JSON field" '.label == "patched kernel"' "$J"
 t_json "label is in the config" '.config.label == "patched kernel"' "$J"
 t_exit 0 "history lists it" "$A" history --db "$DB"
 t_grep "$OUT" '^ +1  [0-9-]+ [0-9:]+  patched kernel  ' "history shows id 1 with its label"
+t_json "the run's periods and xruns differ (the columns below tell them apart)" '.total.periods > 0 and .total.xruns != .total.periods' "$J"
+t_grep "$OUT" "^ +1  .*  $(jq .total.periods "$J") +$(jq .total.xruns "$J")  " "history's periods and xruns columns are the run's"
 t_exit 0 "export 1" "$A" export --db "$DB" 1
 t_true "export equals what run --json wrote, byte for byte" cmp "$OUT" "$J"
 t_exit 0 "export -o FILE" "$A" export --db "$DB" -o "$T_TMP/exported.json" 1
@@ -157,6 +159,8 @@ t_grep "$ERR" "^audiolat report: 999: no such file, and no result 999 in " "... 
 t_exit 2 "show abc exits 2" "$A" show --db "$DB" abc
 t_grep "$ERR" "'abc' is not a result id" "show abc says so"
 t_exit 2 "show without an id exits 2" "$A" show --db "$DB"
+t_exit 2 "show with two ids exits 2" "$A" show --db "$DB" 1 2
+t_grep "$ERR" "unexpected argument '2'" "show 1 2 names the second"
 t_exit 1 "show 999 exits 1" "$A" show --db "$DB" 999
 t_grep "$ERR" '^audiolat show: .*no result with id 999$' "show 999 says there is none"
 t_exit 1 "export 0 exits 1" "$A" export --db "$DB" 0

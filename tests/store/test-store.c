@@ -21,6 +21,8 @@
 #include <jansson.h>
 #include <sqlite3.h>
 
+#include "core/clock.h"
+#include "core/url.h"
 #include "store/store.h"
 #include "store-tmp.h"
 
@@ -482,6 +484,46 @@ migrates_the_first_schema(void **state)
 	free(doc);
 }
 
+static int
+keep_uuid(const struct al_store_entry *e, void *ud)
+{
+	snprintf(ud, AL_UUID_LEN + 1, "%s", e->uuid);
+	return 1;
+}
+
+/* A UUID is kept in lower case; --since's ages count back from now in their unit. */
+static void
+uuid_case_and_since_ages(void **state)
+{
+	char *text = run_doc("aged", "6.1.0", "sim", 500, 1000), started[40], uuid[AL_UUID_LEN + 1];
+	json_t *doc = json_loads(text, 0, NULL);
+	struct al_store *s = open_ok(db_path);
+	int64_t id;
+
+	(void)state;
+	assert_non_null(doc);
+	free(text);
+	/* started two days ago */
+	al_clock_format_iso(al_clock_realtime_ns() - 2 * 86400 * AL_NS_PER_SEC, started,
+			    sizeof(started));
+	json_object_set_new(doc, "started_at", json_string(started));
+	json_object_set_new(doc, "uuid", json_string("ABCDEF01-0000-4000-8000-00000000000A"));
+	text = json_dumps(doc, 0);
+	json_decref(doc);
+	assert_non_null(text);
+	assert_int_equal(al_store_save(s, text, strlen(text), "run", &id), 0);
+	free(text);
+	assert_int_equal(al_store_list(s, &(struct al_store_filter){ .label = "aged" }, keep_uuid,
+				       uuid),
+			 1);
+	assert_string_equal(uuid, "abcdef01-0000-4000-8000-00000000000a");
+	assert_int_equal(al_store_count(s, &(struct al_store_filter){ .since = "3d" }), 1);
+	assert_int_equal(al_store_count(s, &(struct al_store_filter){ .since = "1d" }), 0);
+	assert_int_equal(al_store_count(s, &(struct al_store_filter){ .since = "49h" }), 1);
+	assert_int_equal(al_store_count(s, &(struct al_store_filter){ .since = "47h" }), 0);
+	al_store_close(s);
+}
+
 static void
 write_bytes(const char *path, const void *data, size_t len)
 {
@@ -679,6 +721,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(save_get_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(listing_filters, setup, teardown),
 		cmocka_unit_test_setup_teardown(migrates_the_first_schema, setup, teardown),
+		cmocka_unit_test_setup_teardown(uuid_case_and_since_ages, setup, teardown),
 		cmocka_unit_test_setup_teardown(random_bytes_are_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(foreign_sqlite_is_left_alone, setup, teardown),
 		cmocka_unit_test_setup_teardown(newer_schema_is_refused, setup, teardown),

@@ -71,6 +71,8 @@ shared_validation(void **state)
 	(void)state;
 	assert_int_equal(PARSE(&g, "--label", "a\tb"), -EINVAL);
 	assert_string_equal(err, "--label: 'a\tb' has a control character");
+	assert_int_equal(PARSE(&g, "--label", "a\x7f" "b"), -EINVAL); /* DEL too */
+	assert_non_null(strstr(err, "has a control character"));
 	assert_int_equal(PARSE(&g, "--db", ""), -EINVAL);
 	assert_string_equal(err, "--db: '' is not a path");
 	assert_int_equal(PARSE(&g, "--json", ""), -EINVAL);

@@ -148,6 +148,9 @@ label_and_database(void **state)
 	assert_int_equal(PARSE("--label", long_label), -EINVAL);
 	assert_non_null(strstr(err, "--label: "));
 	assert_non_null(strstr(err, "too long"));
+	long_label[128] = '\0'; /* 128 bytes do not */
+	assert_int_equal(PARSE("--label", long_label), -EINVAL);
+	assert_non_null(strstr(err, "at most 127 bytes"));
 	long_label[127] = '\0'; /* 127 bytes fit */
 	assert_int_equal(PARSE("--label", long_label), 0);
 	assert_int_equal(strlen(p.cfg.label), 127);

@@ -87,6 +87,10 @@ whole_numbers(void **state)
 	assert_int_equal(v, 64);
 	assert_int_equal(al_parse_long("-3", -5, 5, &v), 0);
 	assert_int_equal(v, -3);
+	assert_int_equal(al_parse_long("1", 1, 100, &v), 0); /* both bounds are in the range */
+	assert_int_equal(v, 1);
+	assert_int_equal(al_parse_long("100", 1, 100, &v), 0);
+	assert_int_equal(v, 100);
 	assert_int_equal(al_parse_long("0", 1, 100, &v), -ERANGE);
 	assert_int_equal(al_parse_long("101", 1, 100, &v), -ERANGE);
 	assert_int_equal(al_parse_long("12abc", 1, 100, &v), -EINVAL);

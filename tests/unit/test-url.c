@@ -34,6 +34,8 @@ passwords_are_removed(void **state)
 	expect_redacted("postgresql://al:p@ss@host/db", "postgresql://al@host/db");
 	expect_redacted("postgresql://al@host/db?password=secret&sslmode=require",
 			"postgresql://al@host/db?password=***&sslmode=require");
+	expect_redacted("postgresql://al@host/db?sslmode=require&password=secret",
+			"postgresql://al@host/db?sslmode=require&password=***");
 	expect_redacted("host=db password=secret dbname=x", "host=db password=*** dbname=x");
 	/* no password: unchanged, a port is not a password */
 	expect_redacted("postgresql://host:5432/db", "postgresql://host:5432/db");
