@@ -21,7 +21,8 @@ t_json "its max and p99 wake latency and its xruns differ (the columns below tel
 # --- saved is committed: another connection reads it back
 t_exit 0 "import it into PostgreSQL" "$A" import --db "$URL" "$J"
 t_grep "$OUT" 'saved as result [0-9]+$' "saved"
-t_exit 0 "export it (another connection)" "$A" export --db "$URL" "$(grep -Eo '[0-9]+$' "$OUT")"
+id=$(grep -Eo '[0-9]+$' "$OUT")
+t_exit 0 "export it (another connection)" "$A" export --db "$URL" "$id"
 t_true "byte for byte the run's document" cmp "$OUT" "$J"
 
 # --- two pushes of the same result at the same time: one row, both succeed.
