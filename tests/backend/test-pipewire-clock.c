@@ -153,7 +153,7 @@ a_driver_held_up_is_one_event(void **state)
 	assert_int_equal(wi.xrun_start_ns, B0 + P);
 	assert_int_equal(wi.xrun_ns, late);
 	assert_int_equal(wi.lost_periods, 3);
-	assert_int_equal(wi.xrun_source, AL_XRUN_SERVER);
+	assert_int_equal(wi.xrun_source, AL_XRUN_DRIVER);
 	assert_int_equal(b->driver_late, 1);
 	assert_int_equal(b->driver_late_max_ns, late);
 	/* the catch-up: the next cycle at once, still late */
