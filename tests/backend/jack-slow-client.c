@@ -26,7 +26,7 @@
 
 static jack_port_t *out;
 static long every;
-static int64_t spin_ns, period_ns;
+static int64_t spin_ns, period_ns, rate_hz;
 static int own;       /* FACTOR+: the time stolen is made up */
 static atomic_ullong cycles, slow, slow_sum, slow_min = ~0ull, slow_max, late;
 #define KEPT 4096
@@ -94,7 +94,7 @@ main(int argc, char **argv)
 	own = *end == '+';
 	if (end[own] || factor <= 0 || factor > 100)
 		return 2;
-	c = truth_jack_open(argv[1], JACK_DEFAULT_AUDIO_TYPE, process, &out);
+	c = truth_jack_open(argv[1], JACK_DEFAULT_AUDIO_TYPE, process, &out, &rate_hz);
 	if (!c)
 		return 1;
 	period_ns = (int64_t)((double)jack_get_buffer_size(c) * 1e9 / (double)jack_get_sample_rate(c));

@@ -33,12 +33,13 @@ truth_on_signal(int sig)
 
 /*
  * A client NAME of $JACK_DEFAULT_SERVER with an output port "out" of TYPE,
- * PROCESS as its callback, active; SIGTERM/SIGINT set truth_stop. NULL
+ * PROCESS as its callback, active; SIGTERM/SIGINT set truth_stop; the
+ * server's sample rate in *rate_hz (set before PROCESS first runs). NULL
  * (and a line on stderr) when the server or the port is not there.
  */
 static inline jack_client_t *
 truth_jack_open(const char *name, const char *type, JackProcessCallback process,
-		jack_port_t **out)
+		jack_port_t **out, int64_t *rate_hz)
 {
 	jack_client_t *c;
 
@@ -49,6 +50,7 @@ truth_jack_open(const char *name, const char *type, JackProcessCallback process,
 		fprintf(stderr, "%s: no JACK server\n", name);
 		return NULL;
 	}
+	*rate_hz = jack_get_sample_rate(c);
 	*out = jack_port_register(c, "out", type, JackPortIsOutput, 0);
 	if (!*out || jack_set_process_callback(c, process, NULL) || jack_activate(c)) {
 		fprintf(stderr, "%s: cannot register or activate\n", name);

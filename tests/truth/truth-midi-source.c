@@ -81,10 +81,9 @@ main(int argc, char **argv)
 	if (argc == 5 && !(live = fopen(argv[4], "w")))
 		return 1;
 	every = (uint64_t)atoi(argv[2]);
-	client = truth_jack_open("truth-midi", JACK_DEFAULT_MIDI_TYPE, process, &out);
+	client = truth_jack_open("truth-midi", JACK_DEFAULT_MIDI_TYPE, process, &out, &rate_hz);
 	if (!client)
 		return 1;
-	rate_hz = jack_get_sample_rate(client);
 	atomic_store(&ready, 1);
 	if (jack_connect(client, jack_port_name(out), argv[1])) {
 		fprintf(stderr, "truth-midi-source: cannot play into %s\n", argv[1]);

@@ -99,10 +99,13 @@ check() {
 	t_result $([ "$n" -ge 20 ] && echo 0 || echo 1) "the source sent 20 events or more ($n)"
 	# the source's figures, in us (the JSON's tick): min, mean, max of the deltas,
 	# how many are over 101 ms, and the delta after the longest
-	read -r smin smean smax sover safter < <(awk 'NR > 1 { d = $1 - p; if (NR == 2 || d < mn) mn = d
-		if (d > mx) { mx = d; at = NR } if (NR == at + 1) af = d
+	# and whether the longest spans the stall (the event before it went
+	# out before the server resumed, the one that ends it after it stopped)
+	read -r smin smean smax sover safter sspan < <(awk -v t0="$stop_mono_ns" -v t1="$((stop_mono_ns + stall_ns))" '
+		NR > 1 { d = $1 - p; if (NR == 2 || d < mn) mn = d
+		if (d > mx) { mx = d; at = NR; sp = (p < t1 && $1 > t0) } if (NR == at + 1) af = d
 		if (d > 101000000) o++ } { p = $1; if (NR == 1) f = $1 }
-		END { printf "%d %d %d %d %d\n", mn / 1000, (p - f) / (NR - 1) / 1000, mx / 1000, o, af / 1000 }' "$SRC")
+		END { printf "%d %d %d %d %d %d\n", mn / 1000, (p - f) / (NR - 1) / 1000, mx / 1000, o, af / 1000, sp }' "$SRC")
 	echo "# source ($1): $n events, deltas min ${smin} us mean ${smean} us max ${smax} us, $sover over 101 ms, the next after it ${safter} us; the stall $((stall_ns / 1000)) us"
 	# the server's period, in us (from record's document)
 	P_US=$(jq '.source.period_frames * 1000000 / .source.rate | ceil' "$J" 2>/dev/null)
@@ -111,7 +114,9 @@ check() {
 		--argjson smax "${smax:-0}" --argjson stall "$stall_ns"
 	# the truth: the events due in the stall went out when the server ran again,
 	# at most a period (5.3 ms) + 2 ms before its end, at most 10 ms after
-	t_result $([ "$sover" = 1 ] && echo 0 || echo 1) "the source: one delta over 101 ms (the stall)"
+	# (more over 101 ms are the server late elsewhere, a fault of unknown
+	# size the source's stamps carry and record is held to below)
+	t_result $([ "$sspan" = 1 ] && echo 0 || echo 1) "the source: its longest delta spans the stall ($sover over 101 ms)"
 	lo=$((100000 + stall_ns / 1000 - 2 * P_US)) hi=$((100000 + stall_ns / 1000 + 10000))
 	t_result $([ "${smax:-0}" -ge $lo ] && [ "${smax:-0}" -le $hi ] && echo 0 || echo 1) \
 		"the source: its longest delta is 100 ms + the stall (-2 periods .. +10 ms): $smax us in $lo..$hi"
@@ -147,8 +152,17 @@ check() {
 			for (k = 1; k < nr; k++) { d = r[k] - r[k - 1]
 				if (k == 1 || d < mn) mn = d
 				if (k == 1 || d > mx2) mx2 = d
-				if (k != si && k != si + 1 && (d < 99950 || d > 100050)) {
-					o++; l = l sprintf("%d:%d,%.0f;", k, d, k < ns ? s[k] - s[k - 1] : -1) } }
+				sd = k < ns ? s[k] - s[k - 1] : -1
+				if (k == si || k == si + 1)
+					continue
+				# the frames; where the source saw the server late
+				# by over its wake-up jitter (a slip jackd may
+				# re-anchor on), its stamps are a truth too (300 us,
+				# as at the stall)
+				fr = d < 99950 || d > 100050
+				st = sd < 99700 || sd > 100300
+				if (fr && !(sd >= 0 && st && d - sd <= 300 && sd - d <= 300)) {
+					o++; l = l sprintf("%d:%d,%.0f;", k, d, sd) } }
 			printf "%d %d %d %d %d %d %d %s\n", nr, si, es, ea, o, mn, mx2, l == "" ? "none" : l }' "$REC")
 	echo "# record's file: $rn events, the stall at delta $si: record's error there $estall us, on the next $eafter us; others off 100 ms by over 50 us ($phase): $list"
 	t_result $([ "${rn:-0}" = "$n" ] && echo 0 || echo 1) "record's -o file: every event the source sent (${rn:-0} of $n)"
@@ -157,7 +171,7 @@ check() {
 	t_result $([ "${eafter:-999999}" -ge -300 ] && [ "${eafter:-999999}" -le 300 ] && echo 0 || echo 1) \
 		"record: the delta after the stall's is the source's (±300 us): ${eafter:-?} us off"
 	t_result $([ "${rn:-0}" -ge 20 ] && [ "${off:-1}" = 0 ] && echo 0 || echo 1) \
-		"record: away from the stall every delta is the source's 4800 frames, 100 ms ±50 us (${off:-?} off)"
+		"record: away from the stall every delta is the source's 4800 frames, 100 ms ±50 us, or where the server was late elsewhere its stamps' ±300 us (${off:-?} off)"
 	tjq "record's document: its shortest and longest delta are its file's (±2 us)" \
 		'(.delta_min_ns / 1000 - $rmin | fabs <= 2) and (.delta_max_ns / 1000 - $rmax | fabs <= 2)' \
 		"$J" "$@" --argjson rmin "${rmin:-0}" --argjson rmax "${rmax:-0}"
@@ -168,8 +182,8 @@ check() {
 	# deltas, every delta within its bounds)
 	tjq "record: the mean delta is the source's (±(2 + 300 / (n - 1)) us)" \
 		'(.delta_mean_ns / 1000 - $smean) | fabs <= 2 + 300 / ($n - 1)' "$J" "$@"
-	tjq "record: the stall in one timeline window, no other window over 101 ms" \
-		'[.timeline.rows[] | select(.[1] > 0 and .[3] > 101000000)] | length == 1' "$J" "$@"
+	tjq "record: the stall in one timeline window, no more windows over 101 ms than the source's deltas over it ($sover)" \
+		'[.timeline.rows[] | select(.[1] > 0 and .[3] > 101000000)] | length >= 1 and length <= $sover' "$J" "$@" --argjson sover "${sover:-0}"
 	jq -r 'def us: if . == null then "null" else (. / 1000 | floor | tostring) end;
 		"# truth-record: midi-'"$BE"' stall truth_us=\($stall / 1000 | floor) sent=\($n) events=\(.events)" +
 		" src_max_us=\($smax) max_us=\(.delta_max_ns | us) src_min_us=\($smin) min_us=\(.delta_min_ns | us)" +

@@ -6,8 +6,14 @@
  * spins BUSY_US microseconds in every cycle, so whatever reads PORT starts
  * BUSY_US later than it would. Runs until SIGTERM/SIGINT; prints, on one
  * line when it ends:
- *   cycles=N busy_mean_ns=N busy_max_ns=N
- * what it really spent. Exits 1 when it cannot reach the server or a port.
+ *   cycles=N busy_mean_ns=N busy_max_ns=N end_p50_ns=N
+ * what it really spent, and the median of when it let the graph go on,
+ * from its cycle's start (jack_frames_since_cycle_start(), the start
+ * audiolat's JACK backend reads too): its own wake-up and its spin, the
+ * lateness whatever reads PORT cannot start before, measured apart from
+ * audiolat. With $TRUTH_SLOW_OUT set, the same line is also written to
+ * that file every 250 ms while it runs (a `cmd` load is killed, not asked
+ * to end). Exits 1 when it cannot reach the server or a port.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -16,32 +22,83 @@
 
 #include "truth-jack-client.h"
 
+#define ENDS 8192 /* the last cycles' ends kept (43 s of 256 frames at 48 kHz) */
+
 static jack_port_t *out;
-static int64_t busy_ns;
+static int64_t busy_ns, rate_hz;
 static atomic_ullong cycles, busy_sum, busy_max;
+static int64_t ends_ns[ENDS], sorted_ns[ENDS];
+
+static int
+by_value(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static jack_client_t *_Atomic c; /* set once truth_jack_open returns: it is active by then */
 
 static int
 process(jack_nframes_t n, void *arg)
 {
-	int64_t t0 = truth_now_ns(), t;
+	int64_t t0 = truth_now_ns(), t, start_ns;
+	jack_client_t *self = atomic_load(&c);
+	unsigned long long k;
 
 	(void)arg;
+	if (!self)
+		return 0; /* the first cycles, before it feeds anything */
+	start_ns = t0 - (int64_t)jack_frames_since_cycle_start(self) * 1000000000 / rate_hz;
 	memset(jack_port_get_buffer(out, n), 0, n * sizeof(float));
 	do
 		t = truth_now_ns();
 	while (t - t0 < busy_ns);
-	atomic_fetch_add(&cycles, 1);
+	k = atomic_fetch_add(&cycles, 1);
+	ends_ns[k % ENDS] = t - start_ns;
 	atomic_fetch_add(&busy_sum, (unsigned long long)(t - t0));
 	if ((unsigned long long)(t - t0) > atomic_load(&busy_max))
 		atomic_store(&busy_max, (unsigned long long)(t - t0));
 	return 0;
 }
 
+/* the closing line, from what the process callback recorded so far */
+static void
+report(FILE *f)
+{
+	unsigned long long n = atomic_load(&cycles);
+	size_t kept = n < ENDS ? (size_t)n : ENDS;
+
+	memcpy(sorted_ns, ends_ns, kept * sizeof(*sorted_ns));
+	qsort(sorted_ns, kept, sizeof(*sorted_ns), by_value);
+	fprintf(f, "cycles=%llu busy_mean_ns=%llu busy_max_ns=%llu end_p50_ns=", n,
+		n ? atomic_load(&busy_sum) / n : 0, atomic_load(&busy_max));
+	if (kept)
+		fprintf(f, "%lld\n", (long long)sorted_ns[kept / 2]);
+	else
+		fprintf(f, "null\n");
+}
+
+static void
+report_to(const char *path)
+{
+	char tmp[4096];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f)
+		return;
+	report(f);
+	if (fclose(f) == 0)
+		rename(tmp, path);
+}
+
 int
 main(int argc, char **argv)
 {
-	jack_client_t *c;
-	unsigned long long n;
+	const char *path = getenv("TRUTH_SLOW_OUT");
+	int64_t next_ns = 0;
 	char *end;
 	long us;
 	int i;
@@ -54,7 +111,7 @@ main(int argc, char **argv)
 	if (*end || us < 0 || us > 1000000)
 		return 2;
 	busy_ns = (int64_t)us * 1000;
-	c = truth_jack_open("truth-slow", JACK_DEFAULT_AUDIO_TYPE, process, &out);
+	c = truth_jack_open("truth-slow", JACK_DEFAULT_AUDIO_TYPE, process, &out, &rate_hz);
 	if (!c)
 		return 1;
 	for (i = 2; i < argc; i++)
@@ -63,12 +120,17 @@ main(int argc, char **argv)
 			jack_client_close(c);
 			return 1;
 		}
-	while (!truth_stop)
+	while (!truth_stop) {
 		usleep(20000);
+		if (path && truth_now_ns() >= next_ns) {
+			report_to(path);
+			next_ns = truth_now_ns() + 250000000;
+		}
+	}
 	jack_deactivate(c);
 	jack_client_close(c);
-	n = atomic_load(&cycles);
-	printf("cycles=%llu busy_mean_ns=%llu busy_max_ns=%llu\n", n,
-	       n ? atomic_load(&busy_sum) / n : 0, atomic_load(&busy_max));
+	if (path)
+		report_to(path);
+	report(stdout);
 	return 0;
 }

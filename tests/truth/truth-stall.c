@@ -3,14 +3,15 @@
  * truth-stall PID MS: a fault of known size for the truth matrix. Stops
  * PID (SIGSTOP) for MS milliseconds and continues it (SIGCONT); prints
  * what really happened, on one line:
- *   stop_real_ns=N stop_delay_ns=N stall_ns=N
+ *   stop_real_ns=N stop_delay_ns=N stall_ns=N stop_mono_ns=N
  * A thread stops only when it next runs (a sleeping one is woken to take
  * the signal), which a loaded machine delays by milliseconds: the stall
  * begins when every thread of PID is seen stopped (/proc/PID/task/<tid>/
  * stat, polled every 20 us), stop_delay_ns after the signal was sent
  * (not seen by the continue: from the signal). stop_real_ns is
  * CLOCK_REALTIME at that point (to place the xrun in the run), stall_ns the
- * CLOCK_MONOTONIC time from it to the continue (sent MS ms after the stop).
+ * CLOCK_MONOTONIC time from it to the continue (sent MS ms after the stop),
+ * stop_mono_ns the same point on CLOCK_MONOTONIC.
  *
  * truth-stall PID MS AT_NS EVERY_NS: the stop at AT_NS + k * EVERY_NS on
  * CLOCK_MONOTONIC, the first of them 1 ms or more ahead (a fault placed
@@ -130,7 +131,8 @@ main(int argc, char **argv)
 		perror("truth-stall: SIGCONT");
 		return 1;
 	}
-	printf("stop_real_ns=%lld stop_delay_ns=%lld stall_ns=%lld\n", (long long)real_ns,
-	       (long long)(stopped_ns - t0_ns), (long long)(t1_ns - stopped_ns));
+	printf("stop_real_ns=%lld stop_delay_ns=%lld stall_ns=%lld stop_mono_ns=%lld\n",
+	       (long long)real_ns, (long long)(stopped_ns - t0_ns), (long long)(t1_ns - stopped_ns),
+	       (long long)stopped_ns);
 	return 0;
 }

@@ -329,7 +329,10 @@ if [ -n "$LATE" ]; then
 	# its cycle and jackd skipped our client, 1 to 10 times a run, on a
 	# quiet machine; pinned apart, 5 runs of 5 clean on plug:jack)
 	LATE_RUN+=(-a "$CPU")
-	"${PRE[@]}" "$AUDIOLAT" run "${LATE_RUN[@]}" -L 20 -d 7s -q --no-db --json "$J" \
+	# (a JACK slow client writes when it let the graph go on: slow-wrap.sh)
+	SLOW_OUT=$T_TMP/slow.out
+	rm -f "$SLOW_OUT"
+	TRUTH_SLOW_OUT=$SLOW_OUT "${PRE[@]}" "$AUDIOLAT" run "${LATE_RUN[@]}" -L 20 -d 7s -q --no-db --json "$J" \
 		--load "idle:3s,cmd:taskset -c 0 $WRAP $SLOW 2000 $LATE:4s" >"$OUT" 2>"$ERR"
 	ran=$?
 	t_result $ran "lateness: the run with a 2 ms client ahead of it exits 0"
@@ -340,8 +343,25 @@ if [ -n "$LATE" ]; then
 	else
 		tjq "lateness: the boundaries are measured on the server's clock" '.boundary == "measured"' "$J"
 		tjq "lateness: the idle phase's p50 is under 1 ms" '.phases[0].wake_latency_ns.p50 < 1000000' "$J"
-		tjq "lateness: the slow phase's p50 is 2 ms above the idle one's (1.8..2.4)" \
-			'(.phases[1].wake_latency_ns.p50 - .phases[0].wake_latency_ns.p50) as $d | $d >= 1800000 and $d <= 2400000' "$J"
+		if [ "$WRAP" = "$(dirname "$0")/slow-wrap.sh" ]; then
+			# The JACK client ahead of ours measured when it let the graph
+			# go on, from its cycle's start: its own wake-up and its 2 ms.
+			# Ours cannot start before that and starts one hand-off after
+			# it: a wake-up across CPUs, 0.1 ms on a quiet VM, 0.5 ms seen
+			# on a CI VM whose host wakes an idle vCPU late (2.49 ms above
+			# idle there, for a client that ended 2.0 ms + its own wake-up
+			# into the cycle)
+			END_NS=$(sed -n 's/.*end_p50_ns=\([0-9]*\)$/\1/p' "$SLOW_OUT" 2>/dev/null)
+			t_result "$([ -n "$END_NS" ]; echo $?)" "lateness: the client ahead of ours said when it let the graph go on ($(cat "$SLOW_OUT" 2>/dev/null))"
+			tjq "lateness: the slow phase's p50 is 2 ms above the idle one's, or more (1.8 ms: the fault in full)" \
+				'(.phases[1].wake_latency_ns.p50 - .phases[0].wake_latency_ns.p50) >= 1800000' "$J"
+			tjq "lateness: and no more than the idle p50 + when the client ahead let the graph go on + a hand-off of 0.5 ms" \
+				'$cend != null and .phases[1].wake_latency_ns.p50 <= .phases[0].wake_latency_ns.p50 + $cend + 500000' \
+				"$J" --argjson cend "${END_NS:-null}"
+		else
+			tjq "lateness: the slow phase's p50 is 2 ms above the idle one's (1.8..2.4)" \
+				'(.phases[1].wake_latency_ns.p50 - .phases[0].wake_latency_ns.p50) as $d | $d >= 1800000 and $d <= 2400000' "$J"
+		fi
 		tjq "lateness: and stays there: the median window mean from 1.5 s in is 1.8 ms or more (a grid that crept would read 0)" \
 			'.phases[1] as $ph | .timeseries.window_ns as $w | [.timeseries.rows[] |
 			 select(.[0] >= $ph.start_ns + 1500000000 and .[0] + $w <= $ph.end_ns and .[1] > 0) | .[3]] | sort as $m |
@@ -350,22 +370,26 @@ if [ -n "$LATE" ]; then
 	jq -r 'def us: if . == null then "null" else (. / 1000 | floor | tostring) end;
 		"# truth-record: '"$BE"' lateness truth_us=2000 idle_p50_us=\(.phases[0].wake_latency_ns.p50 | us)" +
 		" slow_p50_us=\(.phases[1].wake_latency_ns.p50 | us)" +
-		" delta_us=\((.phases[1].wake_latency_ns.p50 - .phases[0].wake_latency_ns.p50) | us)"' "$J" 2>/dev/null
-	jq -r '.phases[1] as $ph | "# lateness: the slow phase served \($ph.periods), missed \($ph.missed_periods), lost \($ph.lost_periods)" +
-		" in \(($ph.end_ns - $ph.start_ns) / .config.period_ns * 10 | floor / 10) periods due; server notifications" +
-		" \([.server_reported[] | select(.phase == $ph.name)] | length), xruns" +
-		" \([.xrun_events[] | select(.phase == $ph.name)] | length); \(.backend.detail)"' "$J" 2>/dev/null
+		" delta_us=\((.phases[1].wake_latency_ns.p50 - .phases[0].wake_latency_ns.p50) | us)" +
+		" client_end_p50_us=\($cend | us)"' "$J" --argjson cend "$(sed -n 's/.*end_p50_ns=\([0-9]*\)$/\1/p' "$SLOW_OUT" 2>/dev/null | grep . || echo null)" 2>/dev/null
 	# (missed periods only where a stall lost them: a loaded machine has its
 	# own; and no more periods than the phase lasts, but for one an xrun
 	# event: jackd's dummy driver, late, re-anchors and runs a cycle early,
 	# and says so in a notification, alone or merged into a stall: 767
 	# served and missed in a phase of 752.6 due with 19 of them, b6c4404's
 	# binary as much; counting the 32 missed twice would be 799. On a quiet
-	# machine too: 9 stalls of 1 lost period, 18 notifications merged.)
+	# machine too: 9 stalls of 1 lost period, 18 notifications merged.
+	# An event's lost periods are whole ones, its missed ones counted from
+	# the boundaries: one apart at each end of an event.) The figures are
+	# printed after the check: what a failure shows.
 	tjq "lateness: no period counted twice (missed and served)" \
 		'.phases[1] as $ph | ([.xrun_events[], .server_reported[] | select(.phase == $ph.name)] | length) as $ev |
-		 $ph.missed_periods <= $ph.lost_periods + 2 and
+		 $ph.missed_periods <= $ph.lost_periods + 2 + $ev and
 		 $ph.periods <= ($ph.end_ns - $ph.start_ns) / .config.period_ns + 3 + $ev' "$J"
+	jq -r '.phases[1] as $ph | "# lateness: the slow phase served \($ph.periods), missed \($ph.missed_periods), lost \($ph.lost_periods)" +
+		" in \(($ph.end_ns - $ph.start_ns) / .config.period_ns * 10 | floor / 10) periods due; server notifications" +
+		" \([.server_reported[] | select(.phase == $ph.name)] | length), xruns" +
+		" \([.xrun_events[] | select(.phase == $ph.name)] | length); \(.backend.detail)"' "$J" 2>/dev/null
 fi
 
 t_done
