@@ -34,22 +34,25 @@ spikes() {
 		([.causes[]? | "\(.kind) \(.name) \(.duration_ns)"][:3] | join(", "))' "$1"
 }
 
-# --- a higher-priority thread holds the CPU for 5 ms ----------------------
+# --- a higher-priority thread holds the CPU for 12 ms ---------------------
+# (12 ms, not 5: a VM's host wakes an idle vCPU up to 3.8 ms late, seen in
+# CI and here; the fault must stand above the noise it lands in)
 J=$T_TMP/hog.json
-t_exit 0 "hog: the harness runs" "$V" -c "$CPU" -m hog -d 2500 -a 1000 -H 5 -t 1000 -n 16
+t_exit 0 "hog: the harness runs" "$V" -c "$CPU" -m hog -d 2500 -a 1000 -H 12 -t 1000 -n 16
 cp "$OUT" "$J"
 t_json "hog: the late wake-up was explained" '.spikes | length >= 1' "$J"
 # the spike the hog caused (its end inside the window; a VM's host may add
-# others): al-hog on top, with about the 5 ms it ran (wide margin)
+# others): al-hog on top, with about the 12 ms it ran (wide margin)
 W='(.hog.end_ns as $e | [.spikes[] | select(.t_ns <= $e and $e <= .t_ns + .latency_ns)][0])'
 t_json "hog: the hog's spike was explained" "$W != null" "$J" 
 t_json "hog: al-hog is the top cause" "$W.causes[0] | .kind == \"task\" and .name == \"al-hog\"" "$J"
-t_json "hog: for 2.5..10 ms" "$W.causes[0].duration_ns | . >= 2500000 and . <= 10000000" "$J"
+t_json "hog: for 6..24 ms" "$W.causes[0].duration_ns | . >= 6000000 and . <= 24000000" "$J"
 t_json "hog: most of the latency" "$W.causes[0].pct >= 50" "$J"
 t_json "hog: the cause matches what the hog measured (+-50 %)" \
 	"(.hog.end_ns - $W.t_ns) as \$want | $W.causes[0].duration_ns | . >= 0.5 * \$want and . <= 1.5 * \$want" "$J"
-t_json "hog: woken near the boundary, switched in at the end" \
-	"$W | .woken_ns >= 0 and .woken_ns < 1000000 and .switched_in_ns >= 2500000 and .switched_in_ns <= .latency_ns" "$J"
+# (woken: the timer's wake-up, late by what the host adds to an idle vCPU)
+t_json "hog: woken near the boundary (5 ms), switched in when the hog ended (1 ms)" \
+	"(.hog.end_ns - $W.t_ns) as \$hend | $W | .woken_ns >= 0 and .woken_ns < 5000000 and .switched_in_ns >= \$hend - 1000000 and .switched_in_ns <= .latency_ns" "$J"
 t_json "hog: every cause is a known kind with a name" \
 	'[.spikes[].causes[] | (.kind | IN("task","irq","softirq","timer","idle","irqoff","preemptoff","self","other")) and (.name | length > 0)] as $c | ($c | length) > 0 and ($c | all)' "$J"
 t_json "hog, base set (not armed): no timer callback and no vector interrupt is named" \
@@ -59,14 +62,14 @@ t_no_instances "hog: no instance left"
 
 # --- the same hog, the victim followed (its own wake-up filtered out) as run --trace does
 J=$T_TMP/hog-followed.json
-t_exit 0 "followed: the harness runs" "$V" -c "$CPU" -m hog -d 2500 -a 1000 -H 5 -t 1000 -n 16 -F
+t_exit 0 "followed: the harness runs" "$V" -c "$CPU" -m hog -d 2500 -a 1000 -H 12 -t 1000 -n 16 -F
 cp "$OUT" "$J"
 t_json "followed: the hog's spike was explained" "$W != null" "$J"
 t_json "followed: al-hog is the top cause" "$W.causes[0] | .kind == \"task\" and .name == \"al-hog\"" "$J"
 t_json "followed: for about what the hog measured (+-50 %)" \
 	"(.hog.end_ns - $W.t_ns) as \$want | $W.causes[0].duration_ns | . >= 0.5 * \$want and . <= 1.5 * \$want" "$J"
 t_json "followed: the switch from the hog is kept, the victim's own waking is not" \
-	"$W | .switched_in_ns >= 2500000 and .woken_ns == -1" "$J"
+	"(.hog.end_ns - $W.t_ns) as \$hend | $W | .switched_in_ns >= \$hend - 1000000 and .woken_ns == -1" "$J"
 spikes "$J"
 t_no_instances "followed: no instance left"
 
@@ -83,7 +86,7 @@ if [ -z "$events" ]; then
 	t_result 1 "armed: the kernel's trace events are listed ($TR/available_events)"
 elif grep -qxE 'timer:hrtimer_expire_entry|irq_vectors:local_timer_entry' <<<"$events"; then
 	J=$T_TMP/hog-armed.json
-	t_exit 0 "armed: the harness runs" "$V" -c "$CPU" -m hog -d 2500 -a 1000 -H 5 -t 1000 -n 16 -A
+	t_exit 0 "armed: the harness runs" "$V" -c "$CPU" -m hog -d 2500 -a 1000 -H 12 -t 1000 -n 16 -A
 	cp "$OUT" "$J"
 	t_json "armed: al-hog is the top cause" "$W.causes[0] | .kind == \"task\" and .name == \"al-hog\"" "$J"
 	# the victim's own timer fires while the hog holds the CPU (and the tick interrupts it)
@@ -178,7 +181,7 @@ if command -v unshare >/dev/null && unshare -m --propagation private true 2>/dev
 	# tracefs not mounted: the open mounts it, the close unmounts it
 	t_exit 0 "tracefs unmounted: mounted, used and unmounted again" unshare -m --propagation private bash -c \
 		"umount -l $TR 2>/dev/null; ! grep -q ' $TR tracefs' /proc/mounts || exit 9
-		 '$V' -c $CPU -m hog -d 1500 -a 700 -H 3 -t 1000 -n 16 >'$T_TMP/ns.json' || exit 8
+		 '$V' -c $CPU -m hog -d 1500 -a 700 -H 12 -t 1000 -n 16 >'$T_TMP/ns.json' || exit 8
 		 ! grep -q ' $TR tracefs' /proc/mounts"
 	t_json "tracefs unmounted: the hog was still named" "$W.causes[0].name == \"al-hog\"" \
 		"$T_TMP/ns.json"
