@@ -76,6 +76,8 @@ int al__alsa_set_hw(struct alsa *a, snd_pcm_t *pcm, const struct al_config *cfg,
 int al__alsa_set_sw(struct alsa *a, snd_pcm_t *pcm);
 /* snd_pcm_open, non-blocking; alsa-lib's error as -ENOENT, -EBUSY, -EACCES or itself */
 int al__alsa_open_pcm(struct alsa *a, snd_pcm_t **pcm, snd_pcm_stream_t stream);
+/* snd_pcm_open's error as the backends say it (a card that does not exist: -ENOENT) */
+int al__alsa_open_errno(int rc);
 /* Refuse what is not close to the request, unless --nearest. */
 int al__alsa_check_close(struct alsa *a, int64_t rate_hz, int64_t period_frames, int periods);
 int al__alsa_list(al_device_emit_fn emit, void *ud);

@@ -256,6 +256,12 @@ al__alsa_open_pcm(struct alsa *a, snd_pcm_t **pcm, snd_pcm_stream_t stream)
 	*pcm = NULL;
 	snprintf(a->error, sizeof(a->error), "%.64s: cannot open for %s: %s", a->device,
 		 stream == SND_PCM_STREAM_PLAYBACK ? "playback" : "capture", snd_strerror(rc));
+	return al__alsa_open_errno(rc);
+}
+
+int
+al__alsa_open_errno(int rc)
+{
 	switch (rc) {
 	case -ENOENT:
 	case -ENODEV:

@@ -22,6 +22,7 @@
 #include "core/rt.h"
 #include "core/text.h"
 #include "alsa.h"
+#include "alsa-private.h"
 
 #define DEFAULT_DEVICE "default"
 #define STALL_TIMEOUT_MS 2000 /* no period for this long: the stream died */
@@ -300,13 +301,13 @@ da_open(void *priv, const struct al_duplex_config *cfg, struct al_duplex_info *i
 	if (rc < 0) {
 		say(why, why_size, "cannot open playback PCM", pdev, rc);
 		d->play = NULL;
-		return rc == -EBUSY ? -EBUSY : rc == -EINVAL ? -EINVAL : -ENOENT;
+		return al__alsa_open_errno(rc);
 	}
 	rc = snd_pcm_open(&d->cap, cdev, SND_PCM_STREAM_CAPTURE, 0);
 	if (rc < 0) {
 		say(why, why_size, "cannot open capture PCM", cdev, rc);
 		d->cap = NULL;
-		rc = rc == -EBUSY ? -EBUSY : rc == -EINVAL ? -EINVAL : -ENOENT;
+		rc = al__alsa_open_errno(rc);
 		goto fail;
 	}
 	/*

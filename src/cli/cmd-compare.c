@@ -8,8 +8,8 @@
 
 #include "args/common-opts.h"
 #include "core/units.h"
-#include "report/compare.h"
-#include "report/doc.h"
+#include "compare/compare.h"
+#include "doc/view.h"
 #include "cli-store.h"
 #include "cli.h"
 #include "commands.h"

@@ -9,7 +9,6 @@
 
 #include "args/common-opts.h"
 #include "backend/backend.h"
-#include "cli-devices.h"
 #include "midi/list.h"
 #include "report/devices.h"
 #include "report/report.h"
@@ -44,7 +43,8 @@ static const struct al_optdef devices_opts[] = {
 	CLI_SHARED(CLI_OPT_HELP, TO(help)),
 	AL_OPT_TEXT("\n"
 		    "exit status: 0 listed (even when nothing was found), 1 runtime error,\n"
-		    "2 usage error, 4 the backend asked for with -b is not built in\n"),
+		    "2 usage error, 4 the backend asked for with -b is not built in or its\n"
+		    "server is not running (the list says so)\n"),
 	AL_OPT_END,
 };
 
@@ -60,19 +60,6 @@ devices_set(void *ctx, const struct al_opt_hit *h, char *err, size_t err_size)
 	if (!o->only)
 		return snprintf(err, err_size, "-b/--backend: unknown backend '%s'", h->arg), -EINVAL;
 	return 0;
-}
-
-int
-cli_devices_print(FILE *f, const struct al_backend_ops *b, const char *indent)
-{
-	struct al_device_group g;
-	int n;
-
-	al_backend_devices(b, &g);
-	al_report_device_group_text(f, &g, indent);
-	n = g.rc < 0 ? g.rc : (int)g.n;
-	al_device_group_free(&g);
-	return n;
 }
 
 int
@@ -105,6 +92,9 @@ cmd_devices(int argc, char **argv)
 	}
 	if (!rc && !(json_path && !strcmp(json_path, "-")))
 		al_report_devices_text(stdout, &l);
+	/* -b B whose server or devices cannot be reached: listed, and exit 4 */
+	if (!rc && only && l.n == 1 && l.groups[0].listable && l.groups[0].rc < 0)
+		rc = cli_exit_of(l.groups[0].rc);
 	al_device_list_free(&l);
 	return rc;
 }

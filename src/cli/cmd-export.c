@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "doc/doc.h"
-#include "report/ci-formats.h"
+#include "export/export.h"
 #include "store/store.h"
 #include "cli.h"
 #include "cli-store.h"

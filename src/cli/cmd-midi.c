@@ -100,7 +100,7 @@ report(const struct al_midi_cli *o, const struct al_midi_result *r)
 		exit_code = cli_cmd_error(AL_EXIT_RUNTIME, "midi", "record: -o %s", r->smf_err);
 	if (r->failed || !al_midi_text_threshold(r, line, sizeof(line)))
 		line[0] = '\0';
-	doc = al_report_midi_json(r);
+	doc = al_doc_midi_json(r);
 	text = doc ? al_doc_text(doc, JSON_PRESERVE_ORDER) : NULL;
 	if (!text) {
 		json_decref(doc);

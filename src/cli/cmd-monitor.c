@@ -12,7 +12,8 @@
 
 #include "args/monitor-opts.h"
 #include "doc/doc.h"
-#include "report/prom.h"
+#include "metrics/prom.h"
+#include "report/monitor-doc.h"
 #include "report/status.h"
 #include "run/monitor.h"
 #include "cli.h"

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "args/common-opts.h"
-#include "report/compare.h"
-#include "report/doc.h"
+#include "compare/compare.h"
+#include "doc/view.h"
 #include "report/report.h"
 #include "cli-store.h"
 #include "cli.h"

@@ -30,7 +30,7 @@ cmd_run(int argc, char **argv)
 	if (!r.n_phases)
 		return exit_code;
 
-	doc = al_report_json(&r);
+	doc = al_doc_run_json(&r);
 	exit_code = cli_run_finish("run", &p, &r, doc, true, NULL, NULL, exit_code);
 	json_decref(doc);
 	al_result_free(&r);

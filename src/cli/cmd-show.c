@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-#include "report/doc.h"
+#include "doc/view.h"
 #include "report/report.h"
 #include "store/history-table.h"
 #include "store/store.h"

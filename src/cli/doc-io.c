@@ -7,7 +7,7 @@
 
 #include "core/text.h"
 #include "doc/doc.h"
-#include "report/doc.h"
+#include "doc/view.h"
 #include "store/store.h"
 #include "cli-store.h"
 #include "cli.h"

@@ -6,8 +6,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "compare.h"
-#include "doc.h"
+#include "compare/compare.h"
+#include "doc/view.h"
 #include "report.h"
 
 static int

@@ -18,9 +18,8 @@
 #include <jansson.h>
 
 #include "core/midi-result.h"
+#include "doc/midi-doc.h"
 
-/* The document of an analyze, record or loop result; NULL on ENOMEM. */
-json_t *al_report_midi_json(const struct al_midi_result *r);
 
 /* record, loop: what is measured, where ("recording into ..."); send, thru: the port. */
 void al_midi_text_header(FILE *f, const struct al_midi_result *r);

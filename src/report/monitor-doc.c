@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The "monitor" object of a monitor result (docs/json.md), and the result's document. */
-#include "prom.h"
+#include "monitor-doc.h"
 #include "report.h"
 
 static json_t *
@@ -63,7 +63,7 @@ json_t *
 al_report_monitor_doc(const struct al_result *snap, const struct al_monitor_doc_input *in,
 		      const char *cmdline)
 {
-	json_t *doc = al_report_json(snap);
+	json_t *doc = al_doc_run_json(snap);
 
 	if (!doc)
 		return NULL;

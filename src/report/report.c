@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "doc/doc.h"
-#include "doc.h"
+#include "doc/view.h"
 #include "report.h"
 
 const struct al_reporter *const al_reporters[] = {

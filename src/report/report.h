@@ -18,36 +18,11 @@
 
 #include "core/result.h"
 #include "doc/doc.h"
+#include "doc/render.h"
+#include "doc/run-doc.h"
+#include "html/html.h"
 
 
-/* What a reporter renders: results, their comparison, and how. */
-struct al_report_input {
-	const struct al_report_doc *docs; /* the results, docs[0..n) */
-	size_t n;
-	/* their comparison (audiolat.compare/1, compare-midi/1 or compare-groups/1: al_compare*()), or NULL */
-	const json_t *compare;
-	const char *title;   /* html: the page's; NULL: "audiolat report" */
-	const char *verdict; /* summary: its result= word ("PASS", "FAIL"); NULL: "-" */
-	bool verbose;	     /* text: every xrun and spike, not just the first ones */
-	bool no_histogram;   /* text: without the ASCII histogram */
-	/*
-	 * text (audiolat show): first when and where each result ran (and a
-	 * run's load and command line); then a run's report, nothing more of
-	 * any other result (which is then no -EINVAL)
-	 */
-	bool provenance;
-};
-
-struct al_reporter {
-	const char *name;     /* what a user calls the format */
-	const char *file_ext; /* of a file in it, without the dot */
-	const char *summary;  /* one line: what it writes */
-	/*
-	 * Write in to f. 0; -EINVAL when in is nothing this format renders
-	 * (then nothing is written); -ENOMEM; -EIO when writing to f failed.
-	 */
-	int (*write)(const struct al_report_input *in, FILE *f);
-};
 
 /*
  * text: the comparison's table and verdicts if there is one, else each
@@ -63,12 +38,6 @@ extern const struct al_reporter al_reporter_summary;
 extern const struct al_reporter al_reporter_json;
 /* markdown: the comparison's tables, to paste into a patch description (a comparison only). */
 extern const struct al_reporter al_reporter_markdown;
-/*
- * html: one self-contained page (html.c, docs/report.md) of the results
- * (documents al_doc_check() accepts) with an audiolat.compare/1
- * comparison first, when there is one; an -EINVAL leaves f untouched.
- */
-extern const struct al_reporter al_reporter_html;
 
 /* Every format, NULL-terminated; and the one called name, NULL when there is none. */
 extern const struct al_reporter *const al_reporters[];
@@ -84,8 +53,6 @@ int al_report_write_file(const struct al_reporter *r, const struct al_report_inp
  */
 int al_report_text_summary(const struct al_report_input *in, bool quiet, FILE *f);
 
-/* The audiolat.run/2 document (see docs/json.md); NULL on ENOMEM. */
-json_t *al_report_json(const struct al_result *r);
 
 /*
  * The audiolat.load/1 document of one load run on its own (audiolat load):

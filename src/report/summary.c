@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "core/text.h"
-#include "doc.h"
+#include "doc/view.h"
 #include "midi.h"
 #include "report.h"
 

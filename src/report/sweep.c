@@ -305,7 +305,7 @@ const json_t *
 al_sweep_runs_add(struct al_sweep_runs *x, int idx, const struct al_result *r,
 		  double fig[AL_SWEEP_FIGURES])
 {
-	json_t *doc = al_report_json(r);
+	json_t *doc = al_doc_run_json(r);
 
 	if (!doc)
 		return NULL;

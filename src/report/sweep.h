@@ -33,7 +33,7 @@ int al_sweep_runs_init(struct al_sweep_runs *x, const struct al_sweep *s);
 void al_sweep_runs_free(struct al_sweep_runs *x);
 
 /*
- * Run r of cell idx ended: its audiolat.run/2 document (al_report_json())
+ * Run r of cell idx ended: its audiolat.run/2 document (al_doc_run_json())
  * kept in x, its figures into fig (al_report_sweep_figures()). The
  * document (x's), or NULL on ENOMEM.
  */

@@ -14,9 +14,9 @@
 #include "core/clock.h"
 #include "core/text.h"
 #include "core/units.h"
-#include "compare.h"
-#include "doc.h"
-#include "format.h"
+#include "compare/compare.h"
+#include "doc/view.h"
+#include "core/format.h"
 #include "midi.h"
 #include "report.h"
 

@@ -66,6 +66,7 @@ al_run_clients_finish(struct al_run_clients *c, struct al_result *r)
 	al_run_clients_service(c);
 	if (!r->graph)
 		r->graph = calloc(1, sizeof(*r->graph));
+	al_clients_read(c->rec, 0); /* the rest, all of it: now 0 */
 	if (r->graph)
 		al_clients_blame(c->rec, r->graph, r->cfg.device, r->start_mono_ns);
 	al_clients_close(c->rec);

@@ -534,7 +534,6 @@ al_clients_blame(struct al_clients *c, struct al_graph *g, const char *server, i
 
 	if (!c)
 		return;
-	al_clients_read(c, 0);
 	memcpy(g, &c->g, sizeof(*g));
 	snprintf(g->source, sizeof(g->source), "jack-trace");
 	g->active = c->n_thr > 0 && c->runs > 0;

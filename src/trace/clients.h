@@ -20,7 +20,8 @@
  *	al_clients_follow(c, tasks, n)              at start and when clients join
  *	al_clients_cycle(c, boundary_ns, period_ns) each cycle of ours, in order
  *	al_clients_read(c, now_ns)                  every tick of the controller
- *	al_clients_blame(c, g, base_ns)             after the run
+ *	al_clients_read(c, 0)                       after the run: all that is left
+ *	al_clients_blame(c, g, base_ns)             then
  *	al_clients_close(c)                         on every exit path
  */
 #ifndef AL_TRACE_CLIENTS_H
@@ -68,7 +69,8 @@ void al_clients_cycle(struct al_clients *c, int64_t boundary_ns, int64_t period_
 int al_clients_read(struct al_clients *c, int64_t now_ns);
 
 /*
- * After the run (after a last al_clients_read): the blame into g (zeroed
+ * After the run (after a last al_clients_read(c, 0), which this does not
+ * call: the analysis links no tracefs): the blame into g (zeroed
  * by the caller): a node per client followed, the late cycles and their
  * causes, times relative to base_ns. server names the graph's driver.
  */

@@ -28,7 +28,7 @@ t_exit 4 "no PipeWire running: exit 4" env -u PIPEWIRE_REMOTE XDG_RUNTIME_DIR="$
 t_result "$([ "$(wc -l <"$ERR")" -eq 1 ] && echo 0 || echo 1)" "... with one line"
 t_grep "$ERR" "^audiolat run: pipewire: PipeWire server 'pipewire-0': not running" \
 	"... which says the server is not running"
-t_exit 0 "no PipeWire running: audiolat devices -b pipewire still exits 0" env -u PIPEWIRE_REMOTE \
+t_exit 4 "no PipeWire running: audiolat devices -b pipewire lists none and exits 4" env -u PIPEWIRE_REMOTE \
 	XDG_RUNTIME_DIR="$T_TMP/nopw" PIPEWIRE_RUNTIME_DIR="$T_TMP/nopw" "$AUDIOLAT" devices -b pipewire
 t_grep "$OUT" "^  no PIPEWIRE server running \(PIPEWIRE_REMOTE=unset\)" "... and says there is no server"
 

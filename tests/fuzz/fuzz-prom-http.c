@@ -6,7 +6,7 @@
  */
 #include <stdbool.h>
 
-#include "report/prom.h"
+#include "metrics/prom.h"
 #include "fuzz.h"
 
 int

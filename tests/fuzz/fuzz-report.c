@@ -16,8 +16,8 @@
 
 #include <jansson.h>
 
-#include "report/compare.h"
-#include "report/doc.h"
+#include "compare/compare.h"
+#include "doc/view.h"
 #include "report/report.h"
 #include "fuzz.h"
 

@@ -4,7 +4,7 @@
  * compare tests. Periods are drawn from a seeded PRNG (log-normal wake
  * latency around --base-us, spread --sigma, times --scale per phase) and
  * recorded through the real results model (al_result_record) and JSON
- * builder (al_report_json), so the document is what `audiolat run` would
+ * builder (al_doc_run_json), so the document is what `audiolat run` would
  * write for such a run.
  *
  *   gen-result [--seed N] [--duration S] [--rate HZ] [--period FRAMES]
@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "core/clock.h"
-#include "report/ci.h"
+#include "compare/ci.h"
 #include "report/report.h"
 
 #define MAX_PHASES 16
@@ -245,7 +245,7 @@ main(int argc, char **argv)
 	}
 	r.duration_ns = cfg.duration_ns;
 	al_result_finish(&r);
-	doc = al_report_json(&r);
+	doc = al_doc_run_json(&r);
 	if (!doc)
 		return 1;
 	if (label)

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "report/ci.h"
+#include "compare/ci.h"
 
 #define assert_near(x, want, tol)                                                                  \
 	do {                                                                                       \
@@ -443,6 +443,14 @@ expanded_tail_known(void **state)
 	assert_true(fabs(al_ci_expanded_tail(0.95, 100000) - 0.025) < 0.0002);
 	assert_true(fabs(al_ci_expanded_tail(0.95, 1) - 0.025) < 1e-12);
 	assert_true(al_ci_expanded_tail(0.95, 3) < al_ci_expanded_tail(0.95, 5));
+	/*
+	 * the exact t quantile (tables: t(2) = 4.302653, t(4) = 2.776445,
+	 * t(9) = 2.262157 at 2.5 %): the tail of sqrt(n / (n - 1)) t(n - 1),
+	 * within 0.1 % of itself; a series in 1/(n - 1) is 3 % low in t at 3
+	 */
+	assert_true(fabs(al_ci_expanded_tail(0.95, 3) / 6.834137e-8 - 1) < 1e-3);
+	assert_true(fabs(al_ci_expanded_tail(0.95, 5) / 9.541006e-4 - 1) < 1e-3);
+	assert_true(fabs(al_ci_expanded_tail(0.95, 10) / 8.550639e-3 - 1) < 1e-3);
 }
 
 /*

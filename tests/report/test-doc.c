@@ -10,8 +10,8 @@
 #include <cmocka.h>
 
 #include "core/clock.h"
-#include "report/ci.h"
-#include "report/doc.h"
+#include "compare/ci.h"
+#include "doc/view.h"
 #include "report/report.h"
 
 static json_t *
@@ -127,7 +127,7 @@ histogram_round_trip(void **state)
 		al_result_record(&r, &s);
 	}
 	al_result_finish(&r);
-	doc = al_report_json(&r);
+	doc = al_doc_run_json(&r);
 	assert_non_null(doc);
 	assert_int_equal(al_dhist_from_json(al_doc_get(doc, "total.histogram.wake_latency_ns"),
 					    al_doc_get(doc, "total.wake_latency_ns"), &h),

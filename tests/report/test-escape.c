@@ -9,8 +9,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "report/ci.h"
-#include "report/escape.h"
+#include "compare/ci.h"
+#include "doc/escape.h"
 
 #define FFFD "\xef\xbf\xbd"
 

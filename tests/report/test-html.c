@@ -14,8 +14,8 @@
 #include <cmocka.h>
 
 #include "core/clock.h"
-#include "report/compare.h"
-#include "report/doc.h"
+#include "compare/compare.h"
+#include "doc/view.h"
 #include "report/report.h"
 
 #define HOSTILE "<script>alert('x')</script> & \"q\""
@@ -73,7 +73,7 @@ make_doc(int seed, int scale_pct)
 	}
 	r.duration_ns = cfg.duration_ns;
 	al_result_finish(&r);
-	doc = al_report_json(&r);
+	doc = al_doc_run_json(&r);
 	al_result_free(&r);
 	assert_non_null(doc);
 	return doc;

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "report/ci-formats.h"
+#include "export/export.h"
 
 static json_t *
 run_doc(const char *uuid)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * audiolat midi's document and text from a result built by hand
- * (src/report/midi-doc.c, midi-text.c): what was not measured is null,
+ * (src/doc/midi-doc.c, midi-text.c): what was not measured is null,
  * never 0; the JACK-only fields are null on ALSA; the uuid; the summary
  * and threshold lines; the text and summary reporters render the document.
  */
@@ -56,7 +56,7 @@ loop_nothing_echoed(void **state)
 	(void)state;
 	r->sent = 3;
 	r->lost = 3;
-	doc = al_report_midi_json(r);
+	doc = al_doc_midi_json(r);
 	assert_non_null(doc);
 	assert_string_equal(al_doc_str(doc, "schema", ""), AL_SCHEMA_MIDI_LOOP);
 	assert_string_equal(al_doc_str(doc, "kind", ""), "loop");
@@ -96,7 +96,7 @@ record_one_event(void **state)
 	r->tick_ns = 1000;
 	r->info.rate_hz = 48000;
 	snprintf(r->uuid, sizeof(r->uuid), "5f0c6a36-1f7e-4c29-9d0b-8d6f1e0e2a41");
-	doc = al_report_midi_json(r);
+	doc = al_doc_midi_json(r);
 	assert_non_null(doc);
 	assert_string_equal(al_doc_str(doc, "schema", ""), AL_SCHEMA_MIDI);
 	assert_string_equal(al_doc_str(doc, "kind", ""), "record");
@@ -135,7 +135,7 @@ analyze_file_and_lines(void **state)
 	r->st->interval_ns = 100000000;
 	r->st->jitter_abs_max_ns = 5000000;
 	r->threshold = AL_MIDI_THRESH_JITTER_ABS;
-	doc = al_report_midi_json(r);
+	doc = al_doc_midi_json(r);
 	assert_string_equal(al_doc_str(doc, "config.backend", ""), "file");
 	assert_int_equal(al_doc_int(doc, "source.bytes", -1), 42);
 	assert_int_equal(al_doc_int(doc, "source.ticks_per_quarter", -1), 480);

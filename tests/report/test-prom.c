@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The Prometheus exposition (src/report/prom.c): a cumulative histogram
+ * The Prometheus exposition (src/metrics/prom.c): a cumulative histogram
  * whose +Inf bucket is _count, escaped labels, and a file a reader never
  * sees half-written while it is rewritten 1000 times, a new file put in
  * place by rename (a reader that opened the old one still reads all of
  * it), and a failing one said once. /metrics over HTTP: which requests
- * get the page (src/report/prom-http.c).
+ * get the page (src/metrics/prom-http.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -24,7 +24,7 @@
 #include <cmocka.h>
 
 #include "core/clock.h"
-#include "report/prom.h"
+#include "metrics/prom.h"
 
 static void
 test_text(void **state)

@@ -16,8 +16,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "report/compare.h"
-#include "report/format.h"
+#include "compare/compare.h"
+#include "core/format.h"
 #include "report/report.h"
 
 static const char run_doc[] =

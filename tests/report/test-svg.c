@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <cmocka.h>
 
-#include "report/ci.h"
-#include "report/svg.h"
+#include "compare/ci.h"
+#include "html/svg.h"
 
 static void
 assert_ticks(const double *got, int n, const double *want, int n_want)

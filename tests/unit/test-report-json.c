@@ -51,7 +51,7 @@ documented_fields_are_there(void **state)
 
 	(void)state;
 	fill();
-	doc = al_report_json(&r);
+	doc = al_doc_run_json(&r);
 	assert_non_null(doc);
 	assert_string_equal(json_string_value(json_object_get(doc, "schema")), "audiolat.run/2");
 	assert_true(json_is_object(json_object_get(doc, "config")));
@@ -132,7 +132,7 @@ unmeasured_figures_are_null(void **state)
 	(void)state;
 	assert_int_equal(al_result_alloc(&r, &cfg, 1, 4), 0);
 	al_result_finish(&r);
-	doc = al_report_json(&r);
+	doc = al_doc_run_json(&r);
 	assert_non_null(doc);
 	total = json_object_get(doc, "total");
 	assert_int_equal(json_integer_value(json_object_get(total, "periods")), 0);
@@ -167,7 +167,7 @@ negative_values_are_in_the_buckets(void **state)
 		al_result_record(&r, &s);
 	}
 	al_result_finish(&r);
-	doc = al_report_json(&r);
+	doc = al_doc_run_json(&r);
 	wl = json_object_get(json_object_get(doc, "total"), "wake_latency_ns");
 	assert_int_equal(json_integer_value(json_object_get(wl, "negative")), 4);
 	assert_int_equal(json_integer_value(json_object_get(wl, "min")), -5000);

@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "core/text.h"
-#include "ci-formats.h"
+#include "export.h"
 #include "doc/doc.h"
-#include "doc.h"
+#include "doc/view.h"
 
 #define KCIDB_MAJOR 5
 #define KCIDB_MINOR 0

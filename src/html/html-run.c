@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
+#include "core/format.h"
 #include "html-private.h"
 
 static void

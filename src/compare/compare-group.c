@@ -17,7 +17,7 @@
 #include "core/units.h"
 #include "ci.h"
 #include "compare.h"
-#include "doc.h"
+#include "doc/view.h"
 
 #define AL_COMPARE_INTERNAL
 #include "compare-private.h"

@@ -9,8 +9,8 @@
 #include "core/text.h"
 #include "ci.h"
 #include "compare.h"
-#include "report.h"
-#include "doc.h"
+#include "doc/doc.h"
+#include "doc/view.h"
 
 #define AL_COMPARE_INTERNAL
 #include "compare-private.h"

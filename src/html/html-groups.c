@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/units.h"
-#include "compare.h"
+#include "compare/compare.h"
 #include "html-private.h"
 
 static void

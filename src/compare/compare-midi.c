@@ -12,8 +12,8 @@
 
 #include "ci.h"
 #include "compare.h"
-#include "doc.h"
-#include "report.h"
+#include "doc/view.h"
+#include "doc/doc.h"
 
 static bool
 is_loop(const json_t *doc)

@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include "core/mwin.h"
-#include "doc.h"
+#include "doc/view.h"
 #include "html-private.h"
 
 #define HOURS_MAX 24 * 31

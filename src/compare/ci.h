@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "doc.h"
+#include "doc/view.h"
 
 /* xoshiro256** seeded through splitmix64. */
 struct al_rng {

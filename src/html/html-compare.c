@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "compare/compare.h"
 #include "html-private.h"
 
 /* A signed duration: "+1.2 µs", "-3.000 ms", "0 ns". */

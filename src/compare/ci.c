@@ -380,31 +380,87 @@ group_cums(const struct al_ci_group *g, double q)
 	return cum;
 }
 
-/* The standard normal's upper quantile: z with P(Z > z) = p, by bisection on erfc. */
+/*
+ * The continued fraction of the regularized incomplete beta function
+ * I_x(a, b), evaluated by the modified Lentz method (converges quickly for
+ * x < (a + 1) / (a + b + 2); the caller uses the symmetry otherwise).
+ */
 static double
-normal_upper(double p)
+beta_cf(double a, double b, double x)
 {
-	double lo = -10, hi = 10, mid;
+	const double tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
+	int m;
+
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1 / d;
+	h = d;
+	for (m = 1; m <= 300; m++) {
+		double num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)), del;
+
+		d = 1 + num * d;
+		c = 1 + num / c;
+		d = 1 / (fabs(d) < tiny ? tiny : d);
+		c = fabs(c) < tiny ? tiny : c;
+		h *= d * c;
+		num = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
+		d = 1 + num * d;
+		c = 1 + num / c;
+		d = 1 / (fabs(d) < tiny ? tiny : d);
+		c = fabs(c) < tiny ? tiny : c;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < 1e-15)
+			break;
+	}
+	return h;
+}
+
+/* The regularized incomplete beta function I_x(a, b), 0 <= x <= 1. */
+static double
+beta_inc(double a, double b, double x)
+{
+	double front;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_cf(a, b, x) / a;
+	return 1 - front * beta_cf(b, a, 1 - x) / b;
+}
+
+/* P(T > t) for Student's t with v degrees of freedom, t >= 0. */
+static double
+t_tail(double t, double v)
+{
+	return 0.5 * beta_inc(v / 2, 0.5, v / (v + t * t));
+}
+
+/*
+ * Student's t upper quantile: t with P(T > t) = p (0 < p < 0.5), by
+ * bisection on the exact tail (the incomplete beta function): exact to
+ * 1e-9 at every v, where a series in 1/v is 3 % low at v = 2.
+ */
+static double
+t_upper(double p, double v)
+{
+	double lo = 0, hi = 1, mid;
 	int i;
 
-	for (i = 0; i < 200; i++) {
+	while (t_tail(hi, v) > p && hi < 1e12)
+		hi *= 2;
+	for (i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
 		mid = (lo + hi) / 2;
-		if (0.5 * erfc(mid / sqrt(2)) > p)
+		if (t_tail(mid, v) > p)
 			lo = mid;
 		else
 			hi = mid;
 	}
 	return (lo + hi) / 2;
-}
-
-/* Student's t upper quantile with v degrees of freedom from z (Cornish-Fisher, 3 terms). */
-static double
-t_upper(double z, double v)
-{
-	double z3 = z * z * z, z5 = z3 * z * z, z7 = z5 * z * z;
-
-	return z + (z3 + z) / (4 * v) + (5 * z5 + 16 * z3 + 3 * z) / (96 * v * v) +
-	       (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * v * v * v);
 }
 
 double
@@ -416,7 +472,7 @@ al_ci_expanded_tail(double conf, size_t n)
 		return tail;
 	/* Hesterberg's expanded percentile interval: the tail whose normal
 	 * quantile is sqrt(n / (n - 1)) t(n - 1) */
-	z = sqrt((double)n / (double)(n - 1)) * t_upper(normal_upper(tail), (double)(n - 1));
+	z = sqrt((double)n / (double)(n - 1)) * t_upper(tail, (double)(n - 1));
 	return 0.5 * erfc(z / sqrt(2));
 }
 

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ci-formats.h"
-#include "doc.h"
-#include "escape.h"
+#include "export.h"
+#include "doc/view.h"
+#include "doc/escape.h"
 
 static void
 attr(FILE *f, const char *name, const char *value)

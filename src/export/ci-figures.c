@@ -3,8 +3,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "ci-formats.h"
-#include "doc.h"
+#include "export.h"
+#include "doc/view.h"
 
 static const struct {
 	const char *path;    /* the stable name */

@@ -5,8 +5,8 @@
  * (core/midi-result.h) on src/doc's envelope and histogram block.
  */
 #include "core/clock.h"
-#include "doc/doc.h"
-#include "midi.h"
+#include "doc.h"
+#include "midi-doc.h"
 
 static const char *
 kind_name(int kind)
@@ -238,7 +238,7 @@ file_json(const struct al_midi_result *r)
 }
 
 json_t *
-al_report_midi_json(const struct al_midi_result *r)
+al_doc_midi_json(const struct al_midi_result *r)
 {
 	const struct al_midi_config *o = &r->cfg;
 	bool loop = o->kind == AL_MIDI_LOOP, live = o->kind != AL_MIDI_ANALYZE;

@@ -8,7 +8,7 @@
 #include "core/hist.h"
 #include "core/result.h"
 #include "core/text.h"
-#include "doc.h"
+#include "view.h"
 
 bool
 al_doc_is_run(const json_t *doc)

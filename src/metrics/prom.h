@@ -6,8 +6,8 @@
  * rename) or served on /metrics by a minimal HTTP handler (prom-http.c).
  * Base units (seconds); labels backend, device and period only.
  */
-#ifndef AL_REPORT_PROM_H
-#define AL_REPORT_PROM_H
+#ifndef AL_METRICS_PROM_H
+#define AL_METRICS_PROM_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -68,24 +68,5 @@ struct al_prom_sink {
  * Nothing is published when the text cannot be made (ENOMEM).
  */
 int al_prom_publish(struct al_prom_sink *s, const struct al_prom_input *in);
-
-json_t *al_report_monitor_json(const struct al_monitor_doc_input *in);
-struct al_result;
-
-/*
- * A monitor result's document: snap's audiolat.run/2 (al_report_json)
- * with "monitor" from in and, when cmdline is not NULL, that "cmdline"
- * (a checkpoint's: snap's own is set at the end). NULL on ENOMEM.
- */
-json_t *al_report_monitor_doc(const struct al_result *snap, const struct al_monitor_doc_input *in,
-			      const char *cmdline);
-
-/*
- * That document's text in the document arena (src/doc/arena.c: call it
- * between al_doc_arena_begin() and al_doc_arena_end(); valid until the
- * end): a checkpoint's, made and given back each time. NULL on ENOMEM.
- */
-char *al_report_monitor_arena_text(const struct al_result *snap,
-				   const struct al_monitor_doc_input *in, const char *cmdline);
 
 #endif

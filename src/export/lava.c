@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ci-formats.h"
-#include "doc.h"
+#include "export.h"
+#include "doc/view.h"
 
 static void
 safe_name(const char *in, char *out, size_t size)

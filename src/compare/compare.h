@@ -17,7 +17,7 @@
 
 #include <jansson.h>
 
-#include "report.h"
+#include "doc/doc.h"
 
 
 struct al_compare_opts {

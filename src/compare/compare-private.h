@@ -16,7 +16,7 @@
 
 #include <jansson.h>
 
-#include "doc.h"
+#include "doc/view.h"
 
 /* A phase identified across results: its name and which occurrence of it. */
 struct scope_key {

@@ -10,7 +10,7 @@
 
 #include "core/text.h"
 #include "compare.h"
-#include "doc.h"
+#include "doc/view.h"
 
 long
 al_compare_odd_one(const struct al_report_doc *in, size_t n, bool *midi)

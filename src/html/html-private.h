@@ -18,9 +18,9 @@
 
 #include <jansson.h>
 
-#include "doc.h"
-#include "escape.h"
-#include "report.h"
+#include "doc/view.h"
+#include "doc/escape.h"
+#include "doc/render.h"
 #include "svg.h"
 
 /* The page being written. */

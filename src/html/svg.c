@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "escape.h"
+#include "doc/escape.h"
 #include "svg.h"
 
 int

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "compare/compare.h"
 #include "html-private.h"
 
 static const char css[] =

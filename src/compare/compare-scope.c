@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "ci.h"
-#include "doc.h"
+#include "doc/view.h"
 
 #define AL_COMPARE_INTERNAL
 #include "compare-private.h"
