@@ -16,6 +16,7 @@
 #include <pipewire/pipewire.h>
 #include <pipewire/extensions/metadata.h>
 #include <pipewire/extensions/profiler.h>
+#include <spa/utils/json.h>
 
 #define AL_PIPEWIRE_PRIVATE
 #include "pipewire-private.h"
@@ -30,19 +31,41 @@ dict_get(const struct spa_dict *props, const char *key)
 	return v ? v : "";
 }
 
-/* "{ \"name\": \"null-sink\" }": the name */
+/*
+ * The "name" of a metadata value such as { "name": "null-sink" } (spa_json:
+ * PipeWire's own parser of its JSON); "" when there is none.
+ */
 static void
 json_name(const char *value, char *out, size_t size)
 {
-	const char *p = value ? strstr(value, "\"name\"") : NULL, *q;
+	struct spa_json it[2];
+	char key[64];
+	const char *v;
+	int len;
 
 	out[0] = '\0';
-	if (!p || !(p = strchr(p + 6, '"')))
+	if (!value)
 		return;
-	q = strchr(p + 1, '"');
-	if (!q)
+	spa_json_init(&it[0], value, strlen(value));
+	if (spa_json_enter_object(&it[0], &it[1]) <= 0)
 		return;
-	snprintf(out, size, "%.*s", (int)(q - p - 1), p + 1);
+	while (spa_json_get_string(&it[1], key, sizeof(key)) > 0) {
+		if (!strcmp(key, "name")) {
+			if (spa_json_get_string(&it[1], out, (int)size) <= 0)
+				out[0] = '\0';
+			return;
+		}
+		len = spa_json_next(&it[1], &v); /* the value of another key */
+		if (len <= 0)
+			return;
+		if (spa_json_is_container(v, len)) { /* skipped: read to its end */
+			struct spa_json sub;
+
+			spa_json_enter(&it[1], &sub);
+			while (spa_json_next(&sub, &v) > 0)
+				;
+		}
+	}
 }
 
 static int

@@ -558,7 +558,7 @@ jack_open(struct al_midi_port *p, struct al_midi_port_info *info, char *err, siz
 		jack_close(p);
 		return al_text_err(err, err_size, rc, "out of memory for the message ring");
 	}
-	al_rt_prefault(j->tx.buf, (j->tx.mask + 1) * sizeof(*j->tx.buf));
+	al_rt_prefault(j->tx.buf, j->tx.size * sizeof(*j->tx.buf));
 	al_rt_prefault(&j->wake_ns, sizeof(j->wake_ns));
 
 	jack_set_error_function(al_text_discard_line);

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/spsc.h"
+
 #define AL_MIDI_MSG_SYSEX 0x01    /* a complete sysex (data holds F0 only) */
 #define AL_MIDI_MSG_REALTIME 0x02 /* F8..FF */
 
@@ -51,9 +53,8 @@ int al_midi_stream_byte(struct al_midi_stream *s, uint8_t b, int64_t t_ns,
 
 struct al_midi_ring {
 	struct al_midi_msg *buf;
-	size_t mask;
-	_Atomic size_t head;      /* written by the producer */
-	_Atomic size_t tail;      /* written by the consumer */
+	uint32_t size;            /* a power of two */
+	struct al_spsc idx;
 	_Atomic uint64_t dropped; /* pushes that found the ring full */
 };
 
@@ -64,15 +65,14 @@ void al_midi_ring_free(struct al_midi_ring *r);
 static inline bool
 al_midi_ring_push(struct al_midi_ring *r, const struct al_midi_msg *m)
 {
-	size_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
-	size_t tail = atomic_load_explicit(&r->tail, memory_order_acquire);
+	uint32_t i;
 
-	if (head - tail > r->mask) {
+	if (!al_spsc_slot(&r->idx, r->size, &i)) {
 		atomic_fetch_add_explicit(&r->dropped, 1, memory_order_relaxed);
 		return false;
 	}
-	r->buf[head & r->mask] = *m;
-	atomic_store_explicit(&r->head, head + 1, memory_order_release);
+	r->buf[i] = *m;
+	al_spsc_push(&r->idx);
 	return true;
 }
 
@@ -80,18 +80,15 @@ al_midi_ring_push(struct al_midi_ring *r, const struct al_midi_msg *m)
 static inline const struct al_midi_msg *
 al_midi_ring_peek(struct al_midi_ring *r)
 {
-	size_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
-	size_t head = atomic_load_explicit(&r->head, memory_order_acquire);
+	uint32_t first;
 
-	return head == tail ? NULL : &r->buf[tail & r->mask];
+	return al_spsc_ready(&r->idx, &first) ? &r->buf[first & (r->size - 1)] : NULL;
 }
 
 static inline void
 al_midi_ring_pop(struct al_midi_ring *r)
 {
-	size_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
-
-	atomic_store_explicit(&r->tail, tail + 1, memory_order_release);
+	al_spsc_pop(&r->idx, 1);
 }
 
 #endif

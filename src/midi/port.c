@@ -197,7 +197,7 @@ al_midi_port_open(const struct al_midi_port_cfg *cfg, struct al_midi_port **out,
 		free(p);
 		return al_text_err(err, err_size, rc, "out of memory for the message ring");
 	}
-	al_rt_prefault(p->rx.buf, (p->rx.mask + 1) * sizeof(*p->rx.buf));
+	al_rt_prefault(p->rx.buf, p->rx.size * sizeof(*p->rx.buf));
 	rc = impl->open(p, info, err, err_size);
 	if (rc) {
 		al_midi_ring_free(&p->rx);

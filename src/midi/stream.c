@@ -124,9 +124,8 @@ al_midi_ring_init(struct al_midi_ring *r, size_t min_msgs)
 	r->buf = calloc(cap, sizeof(*r->buf));
 	if (!r->buf)
 		return -ENOMEM;
-	r->mask = cap - 1;
-	atomic_init(&r->head, 0);
-	atomic_init(&r->tail, 0);
+	r->size = (uint32_t)cap;
+	al_spsc_init(&r->idx);
 	atomic_init(&r->dropped, 0);
 	return 0;
 }

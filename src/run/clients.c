@@ -16,6 +16,7 @@ al_run_clients_open(struct al_run_clients *c, const struct al_backend_ops *ops, 
 	int rc;
 
 	memset(c, 0, sizeof(*c));
+	al_spsc_init(&c->idx);
 	c->ops = ops;
 	c->priv = priv;
 	c->period_ns = period_ns;
@@ -31,17 +32,16 @@ void
 al_run_clients_service(struct al_run_clients *c)
 {
 	struct al_task tasks[AL_TASKS_MAX];
-	uint32_t tail, head;
+	uint32_t first, k, ready;
 	unsigned gen = c->gen;
 	int n;
 
 	if (!c->rec)
 		return;
-	tail = atomic_load_explicit(&c->tail, memory_order_relaxed);
-	head = atomic_load_explicit(&c->head, memory_order_acquire);
-	for (; tail != head; tail++)
-		al_clients_cycle(c->rec, c->ring[tail & (AL_CYCLE_RING - 1)], c->period_ns);
-	atomic_store_explicit(&c->tail, tail, memory_order_release);
+	ready = al_spsc_ready(&c->idx, &first);
+	for (k = 0; k < ready; k++)
+		al_clients_cycle(c->rec, c->ring[(first + k) & (AL_CYCLE_RING - 1)], c->period_ns);
+	al_spsc_pop(&c->idx, ready);
 	n = c->ops->tasks(c->priv, tasks, AL_TASKS_MAX, &gen);
 	if (n >= 0 && gen != c->gen) {
 		c->gen = gen;

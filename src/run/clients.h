@@ -15,6 +15,7 @@
 
 #include "backend/backend.h"
 #include "core/result.h"
+#include "core/spsc.h"
 
 #define AL_CYCLE_RING 1024 /* power of two: 5 s of 5 ms cycles between two ticks */
 
@@ -27,9 +28,8 @@ struct al_run_clients {
 	unsigned gen;                 /* the backend's set of threads last followed */
 	int64_t period_ns;
 	char note[160];               /* why there is none */
-	int64_t ring[AL_CYCLE_RING];  /* boundaries */
-	_Atomic uint32_t head;        /* the audio thread */
-	_Atomic uint32_t tail;        /* the controller */
+	int64_t ring[AL_CYCLE_RING];  /* boundaries: the audio thread to the controller */
+	struct al_spsc idx;
 	_Atomic uint64_t overflow;
 };
 
@@ -37,18 +37,16 @@ struct al_run_clients {
 static inline void
 al_run_clients_mark(struct al_run_clients *c, int64_t boundary_ns)
 {
-	uint32_t head, tail;
+	uint32_t i;
 
 	if (!c->rec)
 		return;
-	head = atomic_load_explicit(&c->head, memory_order_relaxed);
-	tail = atomic_load_explicit(&c->tail, memory_order_acquire);
-	if (head - tail >= AL_CYCLE_RING) {
+	if (!al_spsc_slot(&c->idx, AL_CYCLE_RING, &i)) {
 		atomic_fetch_add_explicit(&c->overflow, 1, memory_order_relaxed);
 		return;
 	}
-	c->ring[head & (AL_CYCLE_RING - 1)] = boundary_ns;
-	atomic_store_explicit(&c->head, head + 1, memory_order_release);
+	c->ring[i] = boundary_ns;
+	al_spsc_push(&c->idx);
 }
 
 /* Open the recorder (root); on failure *err says why and c->rec stays NULL. */

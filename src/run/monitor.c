@@ -6,6 +6,7 @@
 
 #include "core/clock.h"
 #include "core/rt.h"
+#include "core/spsc.h"
 #include "action.h"
 #include "monitor.h"
 
@@ -24,8 +25,7 @@ struct al_monitor_priv {
 	bool started;                  /* audio thread: the ring knows the stream start */
 	/* events, audio thread -> controller (one writer, one reader) */
 	struct al_monitor_event ev[AL_MONITOR_EVENTS];
-	_Atomic uint64_t ev_head;      /* audio thread */
-	_Atomic uint64_t ev_tail;      /* controller */
+	struct al_spsc ev_idx;
 	_Atomic uint64_t ev_full;      /* audio thread: not queued, the queue being full */
 	uint64_t ev_full_seen;         /* controller */
 	int64_t ev_last_ns;            /* controller: when an event was last handed on, 0: never */
@@ -72,8 +72,7 @@ al_monitor_init(struct al_monitor *m, const struct al_monitor_opts *o)
 	}
 	atomic_init(&m->p->want, 0);
 	atomic_init(&m->p->cur, 0);
-	atomic_init(&m->p->ev_head, 0);
-	atomic_init(&m->p->ev_tail, 0);
+	al_spsc_init(&m->p->ev_idx);
 	atomic_init(&m->p->ev_full, 0);
 	/* what the audio thread writes: touched now, locked by the run's mlockall */
 	al_rt_prefault(m->shortw.w, AL_MONITOR_WINDOWS * sizeof(*m->shortw.w));
@@ -143,23 +142,22 @@ tap(void *ud, const struct al_sample *s, const struct al_result *r)
 	late = m->o.threshold_ns > 0 && worst_ns > m->o.threshold_ns;
 	xrun = m->o.on_xrun && s->xrun_start_ns;
 	if (late || xrun) {
-		uint64_t head = atomic_load_explicit(&p->ev_head, memory_order_relaxed);
-		uint64_t tail = atomic_load_explicit(&p->ev_tail, memory_order_acquire);
+		uint32_t i;
 
-		if (head - tail >= AL_MONITOR_EVENTS) {
+		if (!al_spsc_slot(&p->ev_idx, AL_MONITOR_EVENTS, &i)) {
 			atomic_store_explicit(&p->ev_full,
 					      atomic_load_explicit(&p->ev_full,
 								   memory_order_relaxed) + 1,
 					      memory_order_relaxed);
 			return;
 		}
-		p->ev[head % AL_MONITOR_EVENTS] = (struct al_monitor_event){
+		p->ev[i] = (struct al_monitor_event){
 			.t_ns = (xrun && !late ? s->xrun_start_ns : s->boundary_ns) - r->start_mono_ns,
 			.latency_ns = worst_ns,
 			.xrun = s->xrun_start_ns != 0,
 			.xrun_ns = s->xrun_ns,
 		};
-		atomic_store_explicit(&p->ev_head, head + 1, memory_order_release);
+		al_spsc_push(&p->ev_idx);
 	}
 }
 
@@ -205,17 +203,16 @@ static void
 events(struct al_monitor *m, int64_t now_ns)
 {
 	struct al_monitor_priv *p = m->p;
-	uint64_t head = atomic_load_explicit(&p->ev_head, memory_order_acquire);
-	uint64_t tail = atomic_load_explicit(&p->ev_tail, memory_order_relaxed);
+	uint32_t first, k, ready = al_spsc_ready(&p->ev_idx, &first);
 	uint64_t full = atomic_load_explicit(&p->ev_full, memory_order_relaxed);
 
 	p->ev_held += full - p->ev_full_seen;
 	m->events_suppressed += full - p->ev_full_seen;
 	p->ev_full_seen = full;
-	for (; tail != head; tail++) {
-		struct al_monitor_event ev = p->ev[tail % AL_MONITOR_EVENTS];
+	for (k = 0; k < ready; k++) {
+		struct al_monitor_event ev = p->ev[(first + k) & (AL_MONITOR_EVENTS - 1)];
 
-		atomic_store_explicit(&p->ev_tail, tail + 1, memory_order_release);
+		al_spsc_pop(&p->ev_idx, 1);
 		if (!m->o.action)
 			continue;
 		if (p->ev_last_ns && now_ns - p->ev_last_ns < m->o.action_interval_ns) {

@@ -33,7 +33,7 @@
 #include "run.h"
 
 #define AL_MONITOR_WINDOWS 4096  /* per archive: 2.8 days of 1-min, 14 days of 5-min windows */
-#define AL_MONITOR_EVENTS 64
+#define AL_MONITOR_EVENTS 64 /* power of two */
 #define AL_MONITOR_LONG 5        /* the long window is 5 short ones */
 
 /* A threshold event, as the audio thread saw it. */

@@ -22,6 +22,7 @@ al_spikes_open(struct al_spikes *s, int cpu, int64_t threshold_ns, char *err, si
 	int rc;
 
 	memset(s, 0, sizeof(*s));
+	al_spsc_init(&s->idx);
 	s->threshold_ns = threshold_ns;
 	s->arm_ns = threshold_ns / 4 * 3;
 	rc = al_trace_open(&s->trace, cpu, AL_TRACE_BUFFER_KB_DEFAULT, err, err_size);
@@ -76,17 +77,16 @@ arm(struct al_spikes *s)
 void
 al_spikes_service(struct al_spikes *s, struct al_result *r)
 {
-	uint32_t tail, head;
+	uint32_t first, k, ready;
 	struct al_spike sp;
 	int64_t now_ns;
 
 	if (!s->trace)
 		return;
 	arm(s);
-	tail = atomic_load_explicit(&s->tail, memory_order_relaxed);
-	head = atomic_load_explicit(&s->head, memory_order_acquire);
-	for (; tail != head; tail++) {
-		const struct al_spike_mark m = s->ring[tail & (AL_SPIKE_RING - 1)];
+	ready = al_spsc_ready(&s->idx, &first);
+	for (k = 0; k < ready; k++) {
+		const struct al_spike_mark m = s->ring[(first + k) & (AL_SPIKE_RING - 1)];
 
 		s->seen++;
 		now_ns = al_clock_now_ns();
@@ -104,7 +104,7 @@ al_spikes_service(struct al_spikes *s, struct al_result *r)
 		keep(r, &sp);
 		s->next_explain_ns = al_clock_now_ns() + EXPLAIN_INTERVAL_NS;
 	}
-	atomic_store_explicit(&s->tail, tail, memory_order_release);
+	al_spsc_pop(&s->idx, ready);
 }
 
 void

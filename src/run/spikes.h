@@ -19,6 +19,7 @@
 #include <sys/types.h>
 
 #include "core/result.h"
+#include "core/spsc.h"
 
 #define AL_SPIKE_RING 64 /* power of two */
 
@@ -39,9 +40,8 @@ struct al_spikes {
 	bool followed;              /* al_trace_follow(tid) done */
 	int64_t next_explain_ns;    /* rate limit */
 	uint64_t seen;              /* marks popped */
-	struct al_spike_mark ring[AL_SPIKE_RING];
-	_Atomic uint32_t head;      /* written by the audio thread */
-	_Atomic uint32_t tail;      /* written by the controller */
+	struct al_spike_mark ring[AL_SPIKE_RING]; /* the audio thread to the controller */
+	struct al_spsc idx;
 	_Atomic uint64_t overflow;  /* marks the ring had no room for */
 	_Atomic int64_t suspect_ns; /* audio thread: the last wake-up later than arm_ns */
 };
@@ -50,21 +50,19 @@ struct al_spikes {
 static inline void
 al_spikes_mark(struct al_spikes *s, int64_t boundary_ns, int64_t wake_ns)
 {
-	uint32_t head, tail;
+	uint32_t i;
 
 	if (!s->trace || wake_ns - boundary_ns <= s->arm_ns)
 		return;
 	atomic_store_explicit(&s->suspect_ns, wake_ns, memory_order_relaxed);
 	if (wake_ns - boundary_ns <= s->threshold_ns)
 		return;
-	head = atomic_load_explicit(&s->head, memory_order_relaxed);
-	tail = atomic_load_explicit(&s->tail, memory_order_acquire);
-	if (head - tail >= AL_SPIKE_RING) {
+	if (!al_spsc_slot(&s->idx, AL_SPIKE_RING, &i)) {
 		atomic_fetch_add_explicit(&s->overflow, 1, memory_order_relaxed);
 		return;
 	}
-	s->ring[head & (AL_SPIKE_RING - 1)] = (struct al_spike_mark){ boundary_ns, wake_ns };
-	atomic_store_explicit(&s->head, head + 1, memory_order_release);
+	s->ring[i] = (struct al_spike_mark){ boundary_ns, wake_ns };
+	al_spsc_push(&s->idx);
 }
 
 /*

@@ -215,7 +215,7 @@ ring(void **state)
 
 	(void)state;
 	assert_int_equal(al_midi_ring_init(&r, 5), 0);
-	assert_int_equal(r.mask + 1, 16);
+	assert_int_equal(r.size, 16);
 	assert_null(al_midi_ring_peek(&r));
 	for (i = 0; i < 16; i++) {
 		m.t_ns = i;

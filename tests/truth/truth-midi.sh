@@ -140,7 +140,7 @@ check() {
 	# record's error there and on the next, how many other deltas are off
 	# 100 ms by over 50 us (and which: index, record's, the source's, in us),
 	# record's shortest and longest delta (us)
-	read -r rn si estall eafter off rmin rmax list < <(awk -v src="$SRC" '
+	read -r rn si estall eafter off rmin rmax noise list < <(awk -v src="$SRC" '
 		BEGIN { while ((getline l < src) > 0) s[ns++] = l / 1000 }
 		{ r[nr++] = $1 }
 		END { for (k = 1; k < ns; k++) { d = s[k] - s[k - 1]; if (k == 1 || d > mx) { mx = d; si = k } }
@@ -163,13 +163,27 @@ check() {
 				st = sd < 99700 || sd > 100300
 				if (fr && !(sd >= 0 && st && d - sd <= 300 && sd - d <= 300)) {
 					o++; l = l sprintf("%d:%d,%.0f;", k, d, sd) } }
-			printf "%d %d %d %d %d %d %d %s\n", nr, si, es, ea, o, mn, mx2, l == "" ? "none" : l }' "$REC")
-	echo "# record's file: $rn events, the stall at delta $si: record's error there $estall us, on the next $eafter us; others off 100 ms by over 50 us ($phase): $list"
+			# the server own lateness next to the stall, as the source
+			# measured it: its deltas two either side (not the two of
+			# the stall) off 100 ms by more than the 50 us of the frames
+			nz = 0
+			for (k = si - 2; k <= si + 3; k++) {
+				if (k < 1 || k >= ns || k == si || k == si + 1)
+					continue
+				e = s[k] - s[k - 1] - 100000; if (e < 0) e = -e
+				if (e > 50 && e > nz) nz = e }
+			printf "%d %d %d %d %d %d %d %d %s\n", nr, si, es, ea, o, mn, mx2, nz, l == "" ? "none" : l }' "$REC")
+	echo "# record's file: $rn events, the stall at delta $si: record's error there $estall us, on the next $eafter us; the server late next to it by up to $noise us (the source's deltas); others off 100 ms by over 50 us ($phase): $list"
+	# 300 us of the server's wake-up jitter, plus its lateness next to the
+	# stall where the source measured more (a VM's host slipped jackd's
+	# cycles by 0.6-1 ms around a stall in CI: record's line is fitted to
+	# the earliest cycle starts, the source stamps each cycle's own)
+	tol=$((300 + ${noise:-0}))
 	t_result $([ "${rn:-0}" = "$n" ] && echo 0 || echo 1) "record's -o file: every event the source sent (${rn:-0} of $n)"
-	t_result $([ "${estall:-999999}" -ge -300 ] && [ "${estall:-999999}" -le 300 ] && echo 0 || echo 1) \
-		"record: the stall's delta is the source's (±300 us): ${estall:-?} us off"
-	t_result $([ "${eafter:-999999}" -ge -300 ] && [ "${eafter:-999999}" -le 300 ] && echo 0 || echo 1) \
-		"record: the delta after the stall's is the source's (±300 us): ${eafter:-?} us off"
+	t_result $([ "${estall:-999999}" -ge -$tol ] && [ "${estall:-999999}" -le $tol ] && echo 0 || echo 1) \
+		"record: the stall's delta is the source's (±300 us + the server's lateness next to it, $tol us): ${estall:-?} us off"
+	t_result $([ "${eafter:-999999}" -ge -$tol ] && [ "${eafter:-999999}" -le $tol ] && echo 0 || echo 1) \
+		"record: the delta after the stall's is the source's (±$tol us): ${eafter:-?} us off"
 	t_result $([ "${rn:-0}" -ge 20 ] && [ "${off:-1}" = 0 ] && echo 0 || echo 1) \
 		"record: away from the stall every delta is the source's 4800 frames, 100 ms ±50 us, or where the server was late elsewhere its stamps' ±300 us (${off:-?} off)"
 	tjq "record's document: its shortest and longest delta are its file's (±2 us)" \

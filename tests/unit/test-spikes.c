@@ -116,9 +116,9 @@ suspects_and_marks(void **state)
 	assert_int_equal(atomic_load(&s.suspect_ns), 0);
 	al_spikes_mark(&s, b, b + 3500 * AL_NS_PER_US);
 	assert_int_equal(atomic_load(&s.suspect_ns), b + 3500 * AL_NS_PER_US);
-	assert_int_equal(atomic_load(&s.head), 0);
+	assert_int_equal(atomic_load(&s.idx.head), 0);
 	al_spikes_mark(&s, b, b + 4100 * AL_NS_PER_US);
-	assert_int_equal(atomic_load(&s.head), 1);
+	assert_int_equal(atomic_load(&s.idx.head), 1);
 	/* the suspect arms the rich events */
 	al_spikes_service(&s, &r);
 	assert_true(armed);
