@@ -3,7 +3,7 @@
  * audiolat monitor's figures for Prometheus (docs/monitor.md): the text
  * exposition format 0.0.4 that node_exporter's textfile collector reads,
  * written to a file atomically (a temp file in the same directory, then
- * rename) or served on /metrics by a minimal HTTP handler (prom-http.c).
+ * rename) or served on /metrics over HTTP (prom-http.c, libmicrohttpd).
  * Base units (seconds); labels backend, device and period only.
  */
 #ifndef AL_METRICS_PROM_H
@@ -29,10 +29,13 @@ char *al_prom_text(const struct al_prom_input *in);
 int al_prom_write_file(const char *path, const char *text);
 
 /*
- * A minimal HTTP/1.x server of one page, /metrics, on one thread: one
- * connection at a time, a request of at most 4 KiB read within 2 s (else
- * 431 or 408), GET and HEAD only, then closed. No library: the one page,
- * the size and time limits and the loopback default are the whole of it.
+ * /metrics over HTTP/1.x (libmicrohttpd, prom-http.c): GET and HEAD of
+ * /metrics (200), other paths 404, other methods 405, a request head over
+ * 4 KiB 431. At most 64 connections (more wait in the listen queue), each
+ * closed after 2 s without progress; one thread of libmicrohttpd's serves
+ * them all without blocking, and one of ours accepts. The page is copied
+ * under a lock that no socket write holds, so a client that never reads
+ * cannot delay al_prom_http_set() or al_prom_http_stop().
  */
 struct al_prom_http;
 
@@ -44,14 +47,18 @@ struct al_prom_http;
  */
 int al_prom_http_start(const char *addr, struct al_prom_http **out, char *err, size_t err_size);
 /*
- * What the handler answers a request head (NUL-terminated): 200 (GET or
- * HEAD of /metrics, *head set for HEAD), 400, 404 or 405. For tests.
+ * What the handler answers a request of method for url (as libmicrohttpd
+ * gives them: the path, "?QUERY" too is taken): 200 (GET or HEAD of
+ * /metrics, *head set for HEAD), 404 or 405. A malformed request or
+ * another HTTP version never gets here: libmicrohttpd answers it (400,
+ * 505). Pure (prom-route.c), for the fuzz target and the unit test.
  */
-int al_prom_http_route(const char *req, bool *head);
+int al_prom_http_route(const char *method, const char *url, bool *head);
 /* The page from now on (copied). 0 or -ENOMEM. */
 int al_prom_http_set(struct al_prom_http *h, const char *text);
 /* The port it listens on (the one given, or the kernel's for port 0). */
 int al_prom_http_port(const struct al_prom_http *h);
+/* Closes every connection, whatever its client does, and frees h (NULL: nothing). */
 void al_prom_http_stop(struct al_prom_http *h);
 
 /* Where the metrics go: a file (--metrics-file, NULL: none) and a page (--listen, NULL: none). */

@@ -121,10 +121,12 @@ for name in $targets; do
             ;;
         report)
             # every file of the report rooms (the globs expand where $extra is used)
-            extra="-DAL_VERSION=\"fuzz\" $src/src/report/*.c $src/src/compare/*.c $src/src/html/*.c $src/src/export/*.c $src/src/metrics/*.c -ljansson"
+            # (src/metrics/prom-http.c needs libmicrohttpd)
+            extra="-DAL_VERSION=\"fuzz\" $src/src/report/*.c $src/src/compare/*.c $src/src/html/*.c $src/src/export/*.c $src/src/metrics/*.c -ljansson $(pkg-config --cflags --libs libmicrohttpd)"
             ;;
         prom-http)
-            extra=$src/src/metrics/prom-http.c
+            # the routing alone: no server, no libmicrohttpd
+            extra=$src/src/metrics/prom-route.c
             ;;
         sweep-args)
             extra="$src/src/args/sweep-opts.c $src/src/args/run-opts.c $src/src/args/common-opts.c"
