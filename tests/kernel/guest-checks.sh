@@ -418,6 +418,7 @@ stop_xrun() {
 		_f=$(truth-stall $pid $((150 + RANDOM % 251))) || fail "truth-stall could not stop the run"
 		_fault=${_f#*stall_ns=}
 	fi
+	_fault=${_fault%% *} # truth-stall goes on with stop_mono_ns=
 	_at=${_f#*_real_ns=}
 	_at=${_at%% *}
 	wait $pid
