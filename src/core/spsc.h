@@ -19,7 +19,7 @@
  *	uint32_t i;
  *	if (al_spsc_slot(&r->idx, N, &i)) { r->buf[i] = x; al_spsc_push(&r->idx); }
  *	...
- *	uint32_t first, n = al_spsc_ready(&r->idx);   (in the consumer)
+ *	uint32_t first, n = al_spsc_ready(&r->idx, &first);   (in the consumer)
  *	for (k = 0; k < n; k++) use(r->buf[(first + k) & (N - 1)]);
  *	al_spsc_pop(&r->idx, n);
  */
