@@ -44,4 +44,7 @@ t_exit 4 "-D names a JACK server that is not running" "$AUDIOLAT" roundtrip -D "
 t_grep "$ERR" "JACK server 'audiolat-none-$$'" "names the server"
 t_exit 4 "no such ALSA PCM" "$AUDIOLAT" roundtrip -b alsa -D audiolat_no_such_pcm -d 2
 t_grep "$ERR" "roundtrip: alsa: cannot open playback PCM 'audiolat_no_such_pcm'" "names the PCM"
+# alsa-lib answers -EINVAL for a card that does not exist: no usage error
+t_exit 4 "a card that does not exist (hw:77,0)" "$AUDIOLAT" roundtrip -b alsa -D hw:77,0 -d 2
+t_grep "$ERR" "cannot open playback PCM 'hw:77,0'.*no such device or server" "... says there is no such device"
 t_done
