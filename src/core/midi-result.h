@@ -125,6 +125,7 @@ struct al_midi_port_counters {
 	uint64_t sent;             /* loop: probes sent; send: messages queued (JACK) */
 	uint64_t cycles;           /* JACK process cycles */
 	uint64_t irregular;        /* JACK cycles not starting a period after the last one */
+	uint64_t replayed;         /* record (JACK): events a cycle run again on the same frames gave twice, taken once */
 	uint64_t xruns;            /* JACK xruns, rawmidi input overruns (bytes) */
 	uint64_t late;             /* send: messages that missed their frame */
 	uint64_t dropped;          /* messages lost to a full ring */

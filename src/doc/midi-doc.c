@@ -130,10 +130,12 @@ port_json(const struct al_midi_result *r)
 		json_object_set_new(p, "clock_offset_ns", json_integer(r->info.clock_offset_ns));
 		json_object_set_new(p, "cycles", json_integer((json_int_t)r->cnt.cycles));
 		json_object_set_new(p, "irregular_cycles", json_integer((json_int_t)r->cnt.irregular));
+		json_object_set_new(p, "replayed_events", json_integer((json_int_t)r->cnt.replayed));
 	} else {
 		static const char *const jack_only[] = { "rate", "period_frames", "server_realtime",
 							 "jack_clock", "clock_monotonic",
-							 "clock_offset_ns", "cycles", "irregular_cycles" };
+							 "clock_offset_ns", "cycles", "irregular_cycles",
+							 "replayed_events" };
 
 		for (size_t i = 0; i < sizeof(jack_only) / sizeof(jack_only[0]); i++)
 			json_object_set_new(p, jack_only[i], json_null());

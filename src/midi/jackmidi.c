@@ -34,6 +34,7 @@
 #define LINE_SINCE_MAX 16          /* periods: a cycle start older than this is not this cycle's */
 #define LINE_SLACK_NS 1000000      /* the server's cycle starts this far off the line ... */
 #define LINE_OFF_CYCLES 8          /* ... this many cycles in a row: a new line */
+#define LAST_EVENTS 16             /* record: the last cycle's events kept to spot a replay */
 
 #define AL_MIDI_PORT_PRIVATE_ALLOW
 #include "port-private.h"
@@ -54,6 +55,7 @@ struct jport {
 
 	_Atomic uint64_t cycles;
 	_Atomic uint64_t irregular;  /* cycles whose first frame did not follow the last by a period */
+	_Atomic uint64_t replayed;   /* record: events a cycle run again on the same frames gave twice */
 	_Atomic uint64_t xruns;
 	_Atomic uint64_t late;
 	_Atomic uint64_t dropped;
@@ -78,6 +80,8 @@ struct jport {
 
 	/* this cycle's timer snapshot (process thread) */
 	jack_nframes_t cyc_f0;
+	jack_time_t cyc_cur_us;      /* the server's time of its cycle start, as JACK gives it */
+	bool replay;                 /* this cycle's frames and start are the last one's */
 	int64_t cyc_ns;              /* time of cyc_f0 on CLOCK_MONOTONIC */
 	int64_t cyc_len_ns;          /* the fitted length of a period */
 	int64_t cyc_frames;
@@ -87,6 +91,10 @@ struct jport {
 	unsigned int line_off;       /* cycles in a row a cycle start was off the line */
 
 	struct al_hist wake_ns;      /* callback start - cycle start */
+
+	/* record: the last cycle's events (offset, bytes), for a replay of it */
+	struct { jack_nframes_t time; uint8_t len, data[3]; } last_ev[LAST_EVENTS];
+	uint32_t n_last_ev;
 };
 
 static inline int64_t
@@ -142,8 +150,18 @@ cycle_begin(struct jport *j, jack_nframes_t n)
 	start_ns = al_clock_now_ns() - (int64_t)since * AL_NS_PER_SEC / j->rate_hz;
 	if ((int64_t)since > LINE_SINCE_MAX * (int64_t)n || start_ns > now_ns)
 		start_ns = now_ns;
-	if (jack_get_cycle_times(j->client, &f0, &cur_us, &next_us, &period_us))
+	if (jack_get_cycle_times(j->client, &f0, &cur_us, &next_us, &period_us)) {
 		f0 = jack_last_frame_time(j->client);
+		cur_us = 0; /* unknown: no cycle is taken for a replay */
+	}
+	/*
+	 * jack2 resuming from a stall or a slip can run a client's callback
+	 * again on the frames and cycle start of the last one, its input
+	 * buffer as it was (a source that wrote one event, record reading
+	 * it twice): a replay, which record does not take twice.
+	 */
+	j->replay = j->cyc_frames && cur_us && f0 == j->cyc_f0 && cur_us == j->cyc_cur_us;
+	j->cyc_cur_us = cur_us;
 	/* the frame counter should advance by exactly one period a cycle */
 	if (j->cyc_frames && (int32_t)(f0 - j->cyc_f0) != (int32_t)n) {
 		atomic_fetch_add_explicit(&j->irregular, 1, memory_order_relaxed);
@@ -202,6 +220,32 @@ ns_frame(const struct jport *j, int64_t t_ns)
 	return j->cyc_f0 + (jack_nframes_t)(int32_t)d;
 }
 
+/*
+ * An event of a replayed cycle that the last cycle gave (the same offset
+ * and bytes): counted, not taken again. Otherwise kept as this cycle's.
+ */
+static inline bool
+seen_last_cycle(struct jport *j, const jack_midi_event_t *ev)
+{
+	uint8_t len = (uint8_t)(ev->size > 3 ? 3 : ev->size);
+	uint32_t k;
+
+	if (j->replay)
+		for (k = 0; k < j->n_last_ev; k++)
+			if (j->last_ev[k].time == ev->time && j->last_ev[k].len == len &&
+			    !memcmp(j->last_ev[k].data, ev->buffer, len)) {
+				atomic_fetch_add_explicit(&j->replayed, 1, memory_order_relaxed);
+				return true;
+			}
+	if (!j->replay && j->n_last_ev < LAST_EVENTS) {
+		j->last_ev[j->n_last_ev].time = ev->time;
+		j->last_ev[j->n_last_ev].len = len;
+		memcpy(j->last_ev[j->n_last_ev].data, ev->buffer, len);
+		j->n_last_ev++;
+	}
+	return false;
+}
+
 static int
 process_record(jack_nframes_t n, void *arg)
 {
@@ -215,13 +259,17 @@ process_record(jack_nframes_t n, void *arg)
 	if (!atomic_load_explicit(&j->armed, memory_order_acquire))
 		return 0;
 	count = jack_midi_get_event_count(in);
+	if (!j->replay)
+		j->n_last_ev = 0;
 	for (i = 0; i < count; i++) {
 		if (jack_midi_event_get(&ev, in, i))
 			continue;
-		memset(&m, 0, sizeof(m));
-		m.t_ns = frame_ns(j, f0 + ev.time);
 		if (!ev.size)
 			continue;
+		if (seen_last_cycle(j, &ev))
+			continue;
+		memset(&m, 0, sizeof(m));
+		m.t_ns = frame_ns(j, f0 + ev.time);
 		if (ev.buffer[0] == 0xF0) {
 			m.flags = AL_MIDI_MSG_SYSEX;
 			m.len = 1;
@@ -553,6 +601,7 @@ jack_open(struct al_midi_port *p, struct al_midi_port_info *info, char *err, siz
 	atomic_init(&j->armed, false);
 	atomic_init(&j->gone, false);
 	atomic_init(&j->irregular, 0);
+	atomic_init(&j->replayed, 0);
 	rc = al_midi_ring_init(&j->tx, cfg->mode == AL_MIDI_MODE_SEND ? cfg->ring_msgs : 16);
 	if (rc) {
 		jack_close(p);
@@ -609,6 +658,14 @@ jack_open(struct al_midi_port *p, struct al_midi_port_info *info, char *err, siz
 	if (cfg->in && (rc = find_port(j, cfg->in, JackPortIsOutput, err, err_size)))
 		goto fail;
 
+	/*
+	 * A recorder takes what reaches its port from its first cycle: a
+	 * source may connect as soon as the port exists (before we are
+	 * active), and its first event would otherwise be dropped unseen.
+	 * The other modes act only once their ports are connected.
+	 */
+	if (cfg->mode == AL_MIDI_MODE_RECORD)
+		atomic_store_explicit(&j->armed, true, memory_order_release);
 	jack_set_process_callback(j->client, process_of(cfg->mode), j);
 	jack_set_xrun_callback(j->client, on_xrun, j);
 	jack_on_info_shutdown(j->client, on_shutdown, j);
@@ -647,6 +704,7 @@ jack_counters(struct al_midi_port *p, struct al_midi_port_counters *c)
 
 	c->cycles = atomic_load(&j->cycles);
 	c->irregular = atomic_load(&j->irregular);
+	c->replayed = atomic_load(&j->replayed);
 	c->xruns = atomic_load(&j->xruns);
 	c->late = atomic_load(&j->late);
 	c->dropped = atomic_load(&j->dropped) + atomic_load(&j->tx.dropped);

@@ -215,6 +215,9 @@ finish_common(struct live *L)
 		al_midi_result_warn(r, "%llu JACK cycle(s) did not start one period after the one "
 				    "before (frames repeated or skipped)",
 				    (unsigned long long)r->cnt.irregular);
+	if (r->cnt.replayed)
+		al_midi_result_warn(r, "%llu event(s) JACK gave again in a cycle run twice on the same "
+				    "frames: taken once", (unsigned long long)r->cnt.replayed);
 	if (r->cnt.dropped)
 		al_midi_result_warn(r, "%llu message(s) lost to a full buffer",
 				    (unsigned long long)r->cnt.dropped);

@@ -13,6 +13,9 @@
  * With LIVE, also each event as it learns of it (every 10 ms), one line
  * each: its time and the start of its cycle (ns), for a fault placed
  * against the server's cycles.
+ * On stderr at the end, "gap PREV_NS NEXT_NS" for every two calls of its
+ * process callback more than 20 ms apart (a stalled server): when it ran
+ * last before the gap and first after it, by a clock read on entry.
  */
 #include <jack/midiport.h>
 #include <stdatomic.h>
@@ -33,6 +36,11 @@ static atomic_int n_times;     /* times_ns[] written (release: main reads them) 
 static atomic_int ready;      /* client and rate_hz are set */
 static atomic_int quit;       /* SIGTERM: no more events */
 static atomic_int quiet_cycles; /* cycles run since */
+#define MAX_GAPS 16
+#define GAP_NS (20 * 1000000LL)
+static int64_t gaps_ns[MAX_GAPS][2]; /* the process thread's alone until quit */
+static int n_gaps;
+static int64_t last_entry_ns;
 
 static int
 process(jack_nframes_t n, void *arg)
@@ -43,7 +51,14 @@ process(jack_nframes_t n, void *arg)
 	int64_t start_ns;
 	int k;
 
+	int64_t entry_ns = truth_now_ns();
+
 	(void)arg;
+	if (last_entry_ns && entry_ns - last_entry_ns > GAP_NS && n_gaps < MAX_GAPS) {
+		gaps_ns[n_gaps][0] = last_entry_ns;
+		gaps_ns[n_gaps++][1] = entry_ns;
+	}
+	last_entry_ns = entry_ns;
 	jack_midi_clear_buffer(buf);
 	if (!atomic_load(&ready))
 		return 0;
@@ -106,6 +121,8 @@ main(int argc, char **argv)
 		usleep(1000);
 	jack_deactivate(client);
 	jack_client_close(client);
+	for (int i = 0; i < n_gaps; i++)
+		fprintf(stderr, "gap %lld %lld\n", (long long)gaps_ns[i][0], (long long)gaps_ns[i][1]);
 	f = fopen(argv[3], "w");
 	if (!f)
 		return 1;
