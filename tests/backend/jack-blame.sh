@@ -91,7 +91,10 @@ t_grep "$T_TMP/text.out" "client '$SLOW' \(pid $SLOW_PID\) ran [0-9.]+ ms(; [^;]
 	"the text summary: 'client NAME (pid N) ran X ms[; task T (pid M) held its CPU Y ms ...] of a P ms period'"
 t_grep "$T_TMP/run.html" "<h3>Graph blame</h3>" "the HTML report has the blame"
 t_grep "$T_TMP/run.html" "<td>([^<]*; )?$SLOW \(id $SLOW_PID\) running, busy [0-9.]+ ms" "... its late cycles name the client"
-t_grep "$T_TMP/run.html" "<title>xrun at [0-9.]+ s:[^<]*cause: [^<]*$SLOW" "... and so do the xrun markers"
+# (the slow client's overruns are the server's xruns, our stream starved by
+# them only now and then: its markers are "server xrun (not ours)" ones,
+# and one of our own xruns may lie elsewhere, the VM's: either kind names it)
+t_grep "$T_TMP/run.html" "<title>(server xrun \(not ours\)|xrun) at [0-9.]+ s:[^<]*cause: [^<]*$SLOW" "... and so do the xrun markers"
 
 # The task that preempts a client: a client busy 0.8 of every period,
 # pinned to CPU 0, and five times a SCHED_FIFO hog above it on that CPU

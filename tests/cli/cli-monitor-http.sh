@@ -133,12 +133,16 @@ start_monitor() {
 	wait_until 10 "the first page" eval \
 		"curl -sf --max-time 1 http://127.0.0.1:$PORT/metrics | grep -q '^audiolat_periods_total{'" ||
 		t_bail "$name: the monitor serves its first page"
-	python3 "$T_TMP/http.py" sample "$PORT" "$T_TMP/$name.stop" >"$T_TMP/$name.lag" &
+	python3 "$T_TMP/http.py" sample "$PORT" "$T_TMP/$name.stop" >"$T_TMP/$name.lag" \
+		2>"$T_TMP/$name.sampler.err" &
 	SAMPLER=$!
 	BG+=("$SAMPLER")
-	# (Python may take a while to start on a busy machine)
-	wait_until 10 "the sampler's first scrape" test -s "$T_TMP/$name.lag" ||
-		t_bail "$name: the sampler scrapes"
+	# (Python took over 10 s to start beside the package builds of make
+	# test's parallel phase once; a sampler that died is said at once)
+	wait_until 30 "the sampler's first scrape" eval \
+		"test -s '$T_TMP/$name.lag' || ! kill -0 $SAMPLER" &&
+		test -s "$T_TMP/$name.lag" ||
+		{ sed 's/^/# sampler: /' "$T_TMP/$name.sampler.err"; t_bail "$name: the sampler scrapes"; }
 }
 
 # stop_sampler NAME

@@ -202,21 +202,54 @@ preemptors_share_the_cpu(void **state)
 	assert_int_equal(ca->busy_ns, 200 * US);
 }
 
+/* fine's one run in cycle 4 (offsets from its boundary): the cause it makes */
+static const struct al_graph_cause *
+fine_late(int64_t w, int64_t a, int64_t f)
+{
+	run(FINE, B0 + 4 * P, w, a, f);
+	al_clients_blame(c, &g, "srv", B0);
+	assert_int_equal(g.n_late, 1);
+	return cause_named(&g.late[0], "fine");
+}
+
 /* woken before the deadline, on a CPU only after it: triggered, waited that long */
 static void
 waiting_for_a_cpu_is_triggered(void **state)
 {
-	const struct al_graph_cause *cf;
-	int64_t b = B0 + 4 * P;
+	const struct al_graph_cause *cf = fine_late(10 * US, P + 1000 * US, P + 1050 * US);
 
 	(void)state;
-	run(FINE, b, 10 * US, P + 1000 * US, P + 1050 * US);
-	al_clients_blame(c, &g, "srv", B0);
-	assert_int_equal(g.n_late, 1);
-	cf = cause_named(&g.late[0], "fine");
 	assert_non_null(cf);
 	assert_int_equal(cf->status, AL_NODE_TRIGGERED);
 	assert_int_equal(cf->wait_ns, P + 990 * US);
+}
+
+/* the same with a long run once on the CPU: still no CPU by the deadline, triggered */
+static void
+no_cpu_by_the_deadline_is_triggered_however_long_its_run(void **state)
+{
+	const struct al_graph_cause *cf = fine_late(10 * US, P + 1000 * US, P + 7000 * US);
+
+	(void)state;
+	assert_non_null(cf);
+	assert_int_equal(cf->status, AL_NODE_TRIGGERED);
+}
+
+/*
+ * woken on time, on a CPU only 0.1 ms before the deadline (what held it is
+ * not in the trace: a VM's steal), its usual 0.3 ms run ends 0.2 ms late:
+ * the wait made it late, not its run: triggered, not running
+ */
+static void
+a_short_run_after_a_long_wait_is_triggered(void **state)
+{
+	const struct al_graph_cause *cf = fine_late(10 * US, P - 100 * US, P + 200 * US);
+
+	(void)state;
+	assert_non_null(cf);
+	assert_int_equal(cf->status, AL_NODE_TRIGGERED);
+	assert_int_equal(cf->wait_ns, P - 110 * US);
+	assert_int_equal(cf->busy_ns, 300 * US);
 }
 
 /* woken 3.5 ms into a 5.3 ms cycle and past the deadline: the server began it late */
@@ -599,6 +632,9 @@ main(void)
 		cmocka_unit_test_setup_teardown(preemptor_is_named, setup, teardown),
 		cmocka_unit_test_setup_teardown(preemptors_share_the_cpu, setup, teardown),
 		cmocka_unit_test_setup_teardown(waiting_for_a_cpu_is_triggered, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_short_run_after_a_long_wait_is_triggered, setup, teardown),
+		cmocka_unit_test_setup_teardown(no_cpu_by_the_deadline_is_triggered_however_long_its_run,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(woken_late_is_a_late_start, setup, teardown),
 		cmocka_unit_test_setup_teardown(early_wake_belongs_to_the_boundary, setup, teardown),
 		cmocka_unit_test_setup_teardown(late_cycles_in_order, setup, teardown),
