@@ -49,21 +49,33 @@ t_json "the nodes are there: ours, the filter, the driver" \
 # late cycle of its own is its own, and is listed, not judged)
 t_json "late cycles seen with the filter as a cause: at least half its slow ones in the run" \
 	--argjson n "${slow:-0}" '[.graph.late_cycles[] | select(any(.causes[]; .name == "slowfilter"))] | length >= $n / 2' "$J"
-t_json "those are overruns, and name the slow filter and no other node" \
-	'[.graph.late_cycles[] | select(any(.causes[]; .name == "slowfilter"))] |
-	 length > 0 and all((.kind | index("overrun")) and ([.causes[] | select(.driver | not) | .name] == ["slowfilter"]))' "$J"
-jq -r '.graph.late_cycles[] | select(any(.causes[]; .name == "slowfilter")) |
-	select([.causes[] | select(.driver | not) | .name] != ["slowfilter"]) |
+# (judged as in the JACK test: in the cycles the filter ran past the
+# deadline, who else did. Cycles late for another reason where the filter
+# only waited for a CPU are not its. A node woken in
+# time that was still waiting for a CPU at the deadline -- the filter
+# spins on one of the two, the VM took the other -- is listed as
+# triggered, not judged: a full run had our node so, 1 ms of work)
+t_json "those are overruns, and name the slow filter and no other node running past the deadline" \
+	'[.graph.late_cycles[] | select(any(.causes[]; .name == "slowfilter" and .state == "running"))] |
+	 length > 0 and all((.kind | index("overrun")) and ([.causes[] | select(.driver | not) | select(.state == "running") | .name] == ["slowfilter"]))' "$J"
+jq -r '.graph.late_cycles[] | select(any(.causes[]; .name == "slowfilter" and .state == "running")) |
+	select([.causes[] | select(.driver | not) | select(.state == "running") | .name] != ["slowfilter"]) |
 	"# named with another: \(.t_ns) ns \(.kind) \([.causes[] | [.name, .state, .wait_ns, .busy_ns]])"' "$J" 2>/dev/null | head -n 5
 jq -r '.graph.late_cycles[] | select(all(.causes[]; .name != "slowfilter")) |
 	"# another late cycle (not the filter): \(.t_ns) ns \(.kind) \([.causes[] | .name])"' "$J" 2>/dev/null
 t_json "its BUSY in them is what it spent, within 20 %" --argjson s "${slow_mean_ns:-0}" \
 	'[.graph.late_cycles[] | .causes[] | select(.name == "slowfilter") | .busy_ns] | sort |
 	 .[length / 2 | floor] as $m | $s > 0 and ($m - $s | fabs) <= 0.2 * $s' "$J"
-t_json "the filter's BUSY distribution: its max within 20 % of its slowest" --argjson s "${busy_max_ns:-0}" \
-	'.graph.nodes[] | select(.name == "slowfilter") | .runs > 500 and ((.busy_ns.max - $s) | fabs) <= 0.2 * $s' "$J"
-t_json "our node was not blamed for the filter's cycles" \
-	'[.graph.late_cycles[] | select(any(.causes[]; .name == "slowfilter")) | .causes[] | select(.self)] | length == 0' "$J"
+# (its slow runs are 1 in 40, so its p99 is one of them; the max is the
+# longest run the profiler saw, preemption included: a full run read it
+# over 9.6 ms where the filter spun 8.0, so the max is held only from below)
+# (the filter's own slowest can be an outlier too: 10.3 ms where its slow
+# runs' mean was 8.1; the p99 is held to that mean)
+t_json "the filter's BUSY distribution: its p99 within 20 % of its slow runs' mean, its max at least 80 % of its slowest" \
+	--argjson m "${slow_mean_ns:-0}" --argjson s "${busy_max_ns:-0}" \
+	'.graph.nodes[] | select(.name == "slowfilter") | .runs > 500 and $m > 0 and ((.busy_ns.p99 - $m) | fabs) <= 0.2 * $m and .busy_ns.max >= 0.8 * $s' "$J"
+t_json "our node was not blamed for the filter's cycles (not running past their deadline)" \
+	'[.graph.late_cycles[] | select(any(.causes[]; .name == "slowfilter" and .state == "running")) | .causes[] | select(.self and .state == "running")] | length == 0' "$J"
 jq -r '[.graph.late_cycles[] | .causes[] | select(.name == "slowfilter") | .busy_ns] | sort |
 	"# blamed busy_ns: median \(.[length / 2 | floor]) of \(length)"' "$J" 2>/dev/null
 
