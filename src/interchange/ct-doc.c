@@ -181,11 +181,16 @@ started_at(const json_t *meta)
 
 	if (!s)
 		return json_null();
+	int off_min;
+
 	memset(&tm, 0, sizeof(tm));
-	end = strptime(s, "%a, %d %b %Y %H:%M:%S %z", &tm);
-	if (!end || *end)
+	end = strptime(s, "%a, %d %b %Y %H:%M:%S ", &tm);
+	/* the offset by hand: strptime's %z does not set tm_gmtoff everywhere */
+	if (!end || (end[0] != '+' && end[0] != '-') || strlen(end) != 5 ||
+	    strspn(end + 1, "0123456789") != 4)
 		return json_null();
-	t = timegm(&tm) - tm.tm_gmtoff;
+	off_min = ((end[1] - '0') * 10 + (end[2] - '0')) * 60 + (end[3] - '0') * 10 + (end[4] - '0');
+	t = timegm(&tm) - (end[0] == '-' ? -1 : 1) * (time_t)off_min * 60;
 	return al_doc_time((int64_t)t * 1000000000);
 }
 
@@ -323,7 +328,7 @@ al_ct_from_doc(const json_t *doc, struct al_ct_run *r, char *err, size_t err_siz
 	const json_t *threads = json_object_get(src, "threads");
 	const char *hist = "total.histogram.wake_latency_per_wakeup_ns";
 	const char *sum = "total.wake_latency_per_wakeup_ns";
-	int64_t top = 0;
+	int64_t top = -1;
 	size_t i, k;
 	int rc;
 
@@ -348,7 +353,7 @@ al_ct_from_doc(const json_t *doc, struct al_ct_run *r, char *err, size_t err_siz
 			r->t[i].cpu = (int)al_doc_int(th, "cpu", -1);
 		}
 		r->histofall = al_doc_bool(src, "histofall", false);
-		top = al_doc_int(src, "histogram_buckets", 0);
+		top = al_doc_int(src, "histogram_buckets", -1);
 	} else {
 		/* one of ours: its per-wake-up wake latency, cyclictest's figure (run/1: the only one) */
 		if (!json_is_object(al_doc_get(doc, hist))) {
@@ -361,7 +366,7 @@ al_ct_from_doc(const json_t *doc, struct al_ct_run *r, char *err, size_t err_siz
 	}
 	if (rc)
 		goto fail;
-	if (top < 1 || top > AL_CT_BUCKETS_MAX) { /* as many buckets as the values need */
+	if (top < 0 || top > AL_CT_BUCKETS_MAX) { /* as many buckets as the values need */
 		top = 1;
 		for (i = 0; i < r->n; i++) {
 			const struct al_dhist *h = &r->t[i].h;

@@ -53,7 +53,19 @@ fail(struct parse *p, int line, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	return al_text_err(p->err, p->err_size, -EINVAL, ":%d: %s", line, what);
+	return al_text_err(p->err, p->err_size, -EINVAL, ":%d: %s", line > 0 ? line : 1, what);
+}
+
+/* At most 20 bytes of [s, end) to quote in a message: one line, printable ASCII ('?' else). */
+static const char *
+quoted(const char *s, const char *end, char buf[24])
+{
+	size_t i;
+
+	for (i = 0; i < 20 && s + i < end && s[i] != '\n'; i++)
+		buf[i] = (unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e ? '?' : s[i];
+	buf[i] = '\0';
+	return buf;
 }
 
 static bool
@@ -96,6 +108,7 @@ next_u64(const char **s, const char *end, uint64_t *v)
 static int
 parse_row(struct parse *p, const char *key, const char *s, const char *end, struct row *row)
 {
+	char q[24];
 	uint64_t v;
 	int rc;
 
@@ -117,7 +130,8 @@ parse_row(struct parse *p, const char *key, const char *s, const char *end, stru
 	if (rc == -ERANGE)
 		return fail(p, p->line, "expected numbers below 2^63 after '# %s'", key);
 	if (rc < 0)
-		return fail(p, p->line, "expected numbers after '# %s', found '%.20s'", key, s);
+		return fail(p, p->line, "expected numbers after '# %s', found '%s'", key,
+			    quoted(s, end, q));
 	p->summary = true;
 	return 0;
 }
@@ -261,6 +275,7 @@ comment_line(struct parse *p, const char *s, const char *end)
 static int
 bucket_line(struct parse *p, const char *s, const char *end)
 {
+	char q[24];
 	uint64_t us, c;
 	size_t n = 0, i;
 	int rc;
@@ -289,7 +304,8 @@ bucket_line(struct parse *p, const char *s, const char *end)
 	if (rc == -ERANGE)
 		return fail(p, p->line, "expected counts below 2^63");
 	if (rc < 0)
-		return fail(p, p->line, "expected counts after the bucket, found '%.20s'", s);
+		return fail(p, p->line, "expected counts after the bucket, found '%s'",
+			    quoted(s, end, q));
 	if (!n)
 		return fail(p, p->line, "expected a count per thread after the bucket");
 	if (!p->ncol) {
@@ -421,6 +437,8 @@ finish(struct parse *p)
 static int
 one_line(struct parse *p, const char *s, const char *end)
 {
+	char q[24];
+
 	if (memchr(s, '\0', (size_t)(end - s)))
 		return fail(p, p->line, "expected text, found a NUL byte");
 	while (end > s && (end[-1] == '\r' || blank(end[-1])))
@@ -438,7 +456,7 @@ one_line(struct parse *p, const char *s, const char *end)
 	    (end - s >= 7 && !memcmp(s, "policy:", 7)))
 		return 0;
 	return fail(p, p->line, "expected a bucket line ('%%06d %%06d ...') or a '#' line, found "
-				"'%.20s'", s);
+				"'%s'", quoted(s, end, q));
 }
 
 int
@@ -478,6 +496,7 @@ struct column {
 	const struct al_dhist *h;
 	size_t next;
 	uint64_t over;  /* values of its buckets at or past the histogram's size */
+	int64_t first;  /* the first bucket line it has values on, -1: none yet */
 };
 
 /* The values of c in bucket us (a bucket wider than 1 us counts in the us of its low end). */
@@ -540,14 +559,18 @@ al_ct_hist_write(const struct al_ct_run *r, char **out)
 		free(t);
 	}
 	fprintf(f, "# Histogram\n");
-	for (i = 0; i < r->n; i++)
+	for (i = 0; i < r->n; i++) {
 		col[i].h = &r->t[i].h;
+		col[i].first = -1;
+	}
 	for (int64_t us = 0; us < r->buckets; us++) {
 		all = 0;
 		fprintf(f, "%06" PRId64, us);
 		for (i = 0; i < r->n; i++) {
 			uint64_t c = take(&col[i], us, r->buckets);
 
+			if (c && col[i].first < 0)
+				col[i].first = us;
 			all += c;
 			fprintf(f, "%s%06" PRIu64, i ? "\t" : " ", c);
 		}
@@ -568,8 +591,12 @@ al_ct_hist_write(const struct al_ct_run *r, char **out)
 	if (sum)
 		fprintf(f, " %09" PRIu64, all);
 	fprintf(f, "\n# Min Latencies:");
-	for (i = 0; i < r->n; i++)
-		fprintf(f, " %05" PRId64, r->t[i].h.count ? us_of(r->t[i].h.min_ns) : 0);
+	for (i = 0; i < r->n; i++) {
+		/* never above its first bucket (a bucket wider than 1 us counts at its low end) */
+		int64_t m = r->t[i].h.count ? us_of(r->t[i].h.min_ns) : 0;
+
+		fprintf(f, " %05" PRId64, col[i].first >= 0 && col[i].first < m ? col[i].first : m);
+	}
 	fprintf(f, "\n# Avg Latencies:");
 	for (i = 0; i < r->n; i++)
 		fprintf(f, " %05" PRId64, r->t[i].h.count && r->t[i].mean_ns != INT64_MIN

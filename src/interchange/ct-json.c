@@ -117,9 +117,16 @@ parse_thread(const json_t *th, const char *name, struct al_ct_thread *t, int64_t
 
 		if (!*key || *e || us < 0 || us >= AL_CT_BUCKETS_MAX || (size_us > 0 && us >= size_us) ||
 		    !json_is_integer(v) || json_integer_value(v) < 0) {
-			rc = al_text_err(err, err_size, -EINVAL, ": thread \"%s\": histogram \"%.20s\": "
+			char q[24];
+			size_t k;
+
+			for (k = 0; k < 20 && key[k]; k++) /* one printable line */
+				q[k] = (unsigned char)key[k] < 0x20 || (unsigned char)key[k] > 0x7e ? '?'
+												   : key[k];
+			q[k] = '\0';
+			rc = al_text_err(err, err_size, -EINVAL, ": thread \"%s\": histogram \"%s\": "
 					 "expected a bucket below %" PRId64 " us and a count >= 0", name,
-					 key, size_us > 0 ? size_us : (int64_t)AL_CT_BUCKETS_MAX);
+					 q, size_us > 0 ? size_us : (int64_t)AL_CT_BUCKETS_MAX);
 			goto out;
 		}
 		if (inside + (uint64_t)json_integer_value(v) > INT64_MAX) {
