@@ -214,9 +214,10 @@ static json_t *
 stats_json(const struct al_ct_thread *all)
 {
 	json_t *lat = al_dhist_summary_json(&all->h, all->mean_ns, INT64_MIN);
-	json_t *hist = al_dhist_json(&all->h);
+	json_t *hist = al_dhist_json(&all->h), *o;
 
-	return json_pack("{s:n, s:I, s:n, s:n, s:n, s:n, s:n, s:O, s:O, s:n, s:n, s:n, s:n, s:n, "
+	/* the same summary and histogram twice: cyclictest's view is per wake-up */
+	o = json_pack("{s:n, s:I, s:n, s:n, s:n, s:n, s:n, s:O, s:O, s:n, s:n, s:n, s:n, s:n, "
 			 "s:n, s:n, s:n, s:n, s:{s:O, s:O, s:n}}",
 			 "periods", "wakeups", (json_int_t)all->h.count, "missed_periods", "xruns",
 			 "server_xruns", "lost_periods", "xrun_ns", "wake_latency_ns", lat,
@@ -225,6 +226,9 @@ stats_json(const struct al_ct_thread *all)
 			 "within_2ms_pct", "within_1ms_pct_per_wakeup", "within_2ms_pct_per_wakeup",
 			 "min_margin_ns", "histogram", "wake_latency_ns", hist,
 			 "wake_latency_per_wakeup_ns", hist, "interval_ns");
+	json_decref(lat);
+	json_decref(hist);
+	return o;
 }
 
 static json_t *
