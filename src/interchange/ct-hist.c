@@ -396,10 +396,12 @@ finish(struct parse *p)
 				    "expected the -H column to be the %s of the threads (%" PRIu64 ")",
 				    p->ovf.v[n] != ov ? "sum" : "largest",
 				    p->ovf.v[n] != ov ? ov : mx);
-		/* the summary column is no thread of its own */
-		al_dhist_free(&r->t[n].h);
-		free(r->t[n].ovf_cycles);
-		r->n = n;
+		/* the summary column is no thread of its own (a bucket line made it one) */
+		if (r->n > n) {
+			al_dhist_free(&r->t[n].h);
+			free(r->t[n].ovf_cycles);
+			r->n = n;
+		}
 	}
 	for (i = 0; i < n; i++) {
 		struct al_ct_thread *t = &r->t[i];

@@ -163,10 +163,11 @@ parse_thread(const json_t *th, const char *name, struct al_ct_thread *t, int64_t
 				 json_integer_value(cpu) < 1 << 20 ? (int)json_integer_value(cpu) : -1;
 	if (t->h.count) {
 		if (json_integer_value(mn) > json_integer_value(mx) ||
+		    json_number_value(avg) > (double)json_integer_value(mx) ||
 		    (t->h.n && (json_integer_value(mn) * AL_CT_NS_PER_US > t->h.b[0].low_ns ||
 				json_integer_value(mx) * AL_CT_NS_PER_US < t->h.b[t->h.n - 1].low_ns))) {
 			rc = al_text_err(err, err_size, -EINVAL, ": thread \"%s\": expected \"min\" <= "
-					 "the buckets <= \"max\"", name);
+					 "the buckets <= \"max\", \"avg\" <= \"max\"", name);
 			goto out;
 		}
 		t->h.min_ns = json_integer_value(mn) * AL_CT_NS_PER_US;
