@@ -8,6 +8,7 @@
 
 #include "doc/doc.h"
 #include "export/export.h"
+#include "interchange/interchange.h"
 #include "store/store.h"
 #include "cli.h"
 #include "cli-store.h"
@@ -24,6 +25,7 @@ struct export_cli {
 static const struct al_optdef export_opts[] = {
 	AL_OPT_TEXT("usage: audiolat export [options] ID\n"
 		    "       audiolat export --format kcidb|junit|lava [options] ID|FILE.json...\n"
+		    "       audiolat export --format cyclictest [options] ID|FILE.json\n"
 		    "\n"
 		    "Write the JSON document saved under ID (audiolat history lists them) exactly as\n"
 		    "it was saved: for a run, the same bytes audiolat run --json wrote.\n"
@@ -34,11 +36,18 @@ static const struct al_optdef export_opts[] = {
 		    "          PASS/FAIL for the max when the run had --max-latency\n"
 		    "  junit   JUnit XML: one testcase per run, figures and histogram as properties\n"
 		    "  lava    the lava-test-case lines a LAVA test definition prints\n"
+		    "\n"
+		    "--format cyclictest writes one run as cyclictest -h does (a bucket per us):\n"
+		    "its per-wake-up wake latency, or each thread of a run imported from\n"
+		    "cyclictest; xruns, period, frames, backend ... on '# audiolat.KEY: VALUE'\n"
+		    "lines that cyclictest's readers skip (docs/interchange.md).\n"
 		    "\n"),
 	{ .name = "output", .short_name = 'o', .type = AL_OPT_PATH, .arg = "FILE|-", TO(out),
 	  .help = "write it to FILE (default -, standard output)" },
 	{ .name = "format", .type = AL_OPT_CHOICE, .arg = "FORMAT", TO(format),
-	  .choices = "kcidb|junit|lava", .help = "kcidb, junit or lava (docs/store.md, CI formats)" },
+	  .choices = "kcidb|junit|lava|cyclictest",
+	  .help = "kcidb, junit or lava (docs/store.md, CI formats);\n"
+		  "cyclictest (docs/interchange.md)" },
 	{ .name = "origin", .type = AL_OPT_SPEC, .arg = "NAME", TO(co.origin),
 	  .help = "the KCIDB origin (default audiolat)" },
 	{ .name = "build-id", .type = AL_OPT_SPEC, .arg = "ORIGIN:ID", TO(co.build_id),
@@ -80,7 +89,15 @@ export_ci(const char *format, const struct al_ci_opts *co, const char *db_opt, c
 	ret = cli_docs_load("export", db_opt, args, n, &set);
 	if (ret)
 		goto out;
-	rc = al_ci_format(format, set.docs, set.n, co, &text, err, sizeof(err));
+	if (!strcmp(format, "cyclictest") && set.n != 1) {
+		ret = cli_usage_error("export", "--format cyclictest: one result per file (%zu given)",
+				      set.n);
+		goto out;
+	}
+	if (!strcmp(format, "cyclictest"))
+		rc = al_ix_export_cyclictest(set.docs[0], &text, err, sizeof(err));
+	else
+		rc = al_ci_format(format, set.docs, set.n, co, &text, err, sizeof(err));
 	if (rc) {
 		/* a document or an option the format cannot take: 2 (cli_exit_of) */
 		ret = cli_cmd_error(cli_exit_of(rc), "export", "--format %s: %s", format,

@@ -206,7 +206,7 @@ result_json(const struct al_report_doc *in, const char *key)
 {
 	const json_t *d = in->doc;
 
-	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "key", key, "label", al_doc_label(d), "source", al_json_text(in->source),
 			 "kernel_release", copy_of(d, "system.kernel_release"), "hostname",
 			 copy_of(d, "system.hostname"), "preempt", copy_of(d, "system.preempt"),
@@ -214,7 +214,8 @@ result_json(const struct al_report_doc *in, const char *key)
 			 "period_frames", copy_of(d, "config.period_frames"), "periods",
 			 copy_of(d, "config.periods"), "buffer_ns", copy_of(d, "config.buffer_ns"),
 			 "load", copy_of(d, "config.load"), "started_at", copy_of(d, "started_at"),
-			 "duration_ns", copy_of(d, "duration_ns"));
+			 "duration_ns", copy_of(d, "duration_ns"), "imported_from",
+			 al_json_text(al_doc_imported_from(d)), "lacks", al_doc_lacks(d));
 }
 
 static json_t *
@@ -530,6 +531,24 @@ confidence_pct(const json_t *cmp)
 	return 100 * al_doc_real(cmp, "method.confidence", 0.95);
 }
 
+/* An imported result: the tool, and what it did not measure (its "-" in the tables). */
+static void
+lacks_line(const json_t *r, FILE *f)
+{
+	const json_t *lacks = json_object_get(r, "lacks"), *v;
+	char tool[40];
+	size_t i;
+
+	if (!al_doc_str(r, "imported_from", NULL))
+		return;
+	al_text_term_safe(al_doc_str(r, "imported_from", "?"), tool, sizeof(tool), 30);
+	fprintf(f, "   %s: imported from %s (wake latency per wake-up); not measured:",
+		al_doc_str(r, "key", "?"), tool);
+	json_array_foreach(lacks, i, v)
+		fprintf(f, "%s %s", i ? "," : "", json_string_value(v));
+	fprintf(f, "\n");
+}
+
 void
 al_compare_text(const json_t *cmp, FILE *f)
 {
@@ -555,11 +574,17 @@ al_compare_text(const json_t *cmp, FILE *f)
 		al_text_term_safe(al_doc_str(r, "source", "-"), src, sizeof(src), 80);
 		al_text_term_safe(al_doc_str(r, "backend", "?"), backend, sizeof(backend), 20);
 		fmt_dur(t, sizeof(t), al_doc_real(r, "buffer_ns", NAN), false, 1e6, false);
+		if (al_doc_str(r, "imported_from", NULL) && !json_is_string(json_object_get(r, "backend"))) {
+			fprintf(f, "%s: %s = %s\n", al_doc_str(r, "key", "?"), label, src);
+			lacks_line(r, f);
+			continue;
+		}
 		fprintf(f,
 			"%s: %s = %s (%s, %" PRId64 " Hz, %" PRId64 " x %" PRId64
 			" frames, buffer %s)\n",
 			al_doc_str(r, "key", "?"), label, src, backend, al_doc_int(r, "rate", 0),
 			al_doc_int(r, "periods", 0), al_doc_int(r, "period_frames", 0), t);
+		lacks_line(r, f);
 	}
 }
 

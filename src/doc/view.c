@@ -22,7 +22,70 @@ al_doc_is_run(const json_t *doc)
 bool
 al_doc_per_period(const json_t *doc)
 {
-	return strcmp(al_doc_str(doc, "schema", ""), AL_SCHEMA_RUN_V1) != 0;
+	return strcmp(al_doc_str(doc, "schema", ""), AL_SCHEMA_RUN_V1) != 0 &&
+	       !al_doc_imported_from(doc);
+}
+
+const char *
+al_doc_imported_from(const json_t *doc)
+{
+	const char *tool = al_doc_str(doc, "source.tool", NULL);
+
+	return tool && tool[0] ? tool : NULL;
+}
+
+/* The figures a reader shows, by the name it shows them under. */
+static const struct {
+	const char *name, *path;
+} figures[] = {
+	{ "backend", "config.backend" },
+	{ "rate", "config.rate" },
+	{ "period", "config.period_frames" },
+	{ "buffer", "config.buffer_ns" },
+	{ "duration", "duration_ns" },
+	{ "periods due", "total.periods" },
+	{ "missed periods", "total.missed_periods" },
+	{ "xruns", "total.xruns" },
+	{ "lost periods", "total.lost_periods" },
+	{ "interval", "total.interval_ns" },
+	{ "work", "total.work_ns" },
+	{ "wake latency stddev", "total.wake_latency_ns.stddev" },
+};
+
+json_t *
+al_doc_lacks(const json_t *doc)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; arr && i < sizeof(figures) / sizeof(figures[0]); i++) {
+		const json_t *v = al_doc_get(doc, figures[i].path);
+
+		if ((!v || json_is_null(v)) && json_array_append_new(arr, json_string(figures[i].name))) {
+			json_decref(arr);
+			return NULL;
+		}
+	}
+	return arr;
+}
+
+size_t
+al_doc_lacks_text(const json_t *doc, char *buf, size_t size)
+{
+	size_t n = 0, len = 0;
+
+	if (size)
+		buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++) {
+		const json_t *v = al_doc_get(doc, figures[i].path);
+
+		if (v && !json_is_null(v))
+			continue;
+		if (len < size)
+			len += (size_t)snprintf(buf + len, size - len, "%s%s", n ? ", " : "",
+						figures[i].name);
+		n++;
+	}
+	return n;
 }
 
 const char *
@@ -33,7 +96,10 @@ al_doc_label(const json_t *doc)
 	if (s && s[0])
 		return s;
 	s = al_doc_str(doc, "system.kernel_release", NULL);
-	return s && s[0] ? s : "?";
+	if (s && s[0])
+		return s;
+	s = al_doc_imported_from(doc);
+	return s ? s : "?";
 }
 
 static int
@@ -139,6 +205,58 @@ al_dhist_bucket_value(const struct al_dhist *h, size_t i)
 	if (mid > h->max_ns)
 		mid = h->max_ns;
 	return mid;
+}
+
+/* Values below 0: the buckets wholly below it (a document's buckets never straddle it). */
+static uint64_t
+dhist_negative(const struct al_dhist *h)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < h->n && h->b[i].low_ns < 0; i++)
+		n += h->b[i].count;
+	return n;
+}
+
+json_t *
+al_dhist_json(const struct al_dhist *h)
+{
+	json_t *buckets = json_array();
+
+	for (size_t i = 0; buckets && i < h->n; i++)
+		json_array_append_new(buckets, json_pack("[I, I, I]", (json_int_t)h->b[i].low_ns,
+							 (json_int_t)h->b[i].high_ns,
+							 (json_int_t)h->b[i].count));
+	return json_pack("{s:I, s:I, s:i, s:I, s:o}", "count", (json_int_t)h->count, "overflow",
+			 (json_int_t)h->overflow, "underflow", 0, "negative",
+			 (json_int_t)dhist_negative(h), "buckets", buckets);
+}
+
+json_t *
+al_dhist_summary_json(const struct al_dhist *h, int64_t mean_ns, int64_t stddev_ns)
+{
+	static const struct {
+		const char *name;
+		double q;
+	} pct[] = { { "p50", 0.5 }, { "p90", 0.9 }, { "p99", 0.99 }, { "p999", 0.999 },
+		    { "p9999", 0.9999 } };
+	json_t *o;
+
+	o = json_pack("{s:I, s:o, s:o, s:o}", "count", (json_int_t)h->count, "min",
+		      h->count ? json_integer(h->min_ns) : json_null(), "mean",
+		      h->count ? al_json_int_or_null(mean_ns, INT64_MIN) : json_null(), "stddev",
+		      h->count ? al_json_int_or_null(stddev_ns, INT64_MIN) : json_null());
+	for (size_t i = 0; o && i < sizeof(pct) / sizeof(pct[0]); i++)
+		json_object_set_new(o, pct[i].name, h->count ? json_integer(al_dhist_quantile(h, pct[i].q))
+							     : json_null());
+	if (o && json_object_set_new(o, "max", h->count ? json_integer(h->max_ns) : json_null()) |
+		     json_object_set_new(o, "overflow", json_integer((json_int_t)h->overflow)) |
+		     json_object_set_new(o, "underflow", json_integer(0)) |
+		     json_object_set_new(o, "negative", json_integer((json_int_t)dhist_negative(h)))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
 }
 
 static int

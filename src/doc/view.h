@@ -21,12 +21,28 @@ bool al_doc_is_run(const json_t *doc);
 
 /*
  * Do a run document's wake latencies count every period due (run/2), or
- * wake-ups only (run/1, whose stalls' swallowed periods are not in them)?
+ * wake-ups only (run/1, whose stalls' swallowed periods are not in them;
+ * a run imported from another tool, which has a "source": cyclictest's)?
  */
 bool al_doc_per_period(const json_t *doc);
 
-/* What a result is called: its "label", else the kernel release, else "?". */
+/* What a result is called: its "label", else the kernel release, else its source's tool, else "?". */
 const char *al_doc_label(const json_t *doc);
+
+/*
+ * The tool an imported run came from (its "source.tool", docs/interchange.md:
+ * "cyclictest"), NULL for audiolat's own.
+ */
+const char *al_doc_imported_from(const json_t *doc);
+
+/*
+ * The figures a run document lacks (null: its tool did not measure them),
+ * by name ("backend", "rate", "xruns", ...), as a new JSON array (NULL on
+ * ENOMEM); and the same joined by ", " into buf ("" when none). Returns
+ * how many.
+ */
+json_t *al_doc_lacks(const json_t *doc);
+size_t al_doc_lacks_text(const json_t *doc, char *buf, size_t size);
 
 /* One bucket of a histogram: values low_ns <= v < high_ns. */
 struct al_dbucket {
@@ -66,6 +82,17 @@ int64_t al_dhist_quantile(const struct al_dhist *h, double q);
 
 /* What a value in bucket i reports as: its midpoint clamped to [min, max]. */
 int64_t al_dhist_bucket_value(const struct al_dhist *h, size_t i);
+
+/*
+ * The document's blocks of h, as al_json_histogram() and al_json_summary()
+ * write an al_hist's: {count, overflow, underflow (0), negative, buckets}
+ * and {count, min, mean, stddev, p50 ... max, overflow, underflow,
+ * negative}, the percentiles by al_dhist_quantile(), mean_ns and
+ * stddev_ns null when INT64_MIN (not measured), every figure null when
+ * count is 0. NULL on ENOMEM.
+ */
+json_t *al_dhist_json(const struct al_dhist *h);
+json_t *al_dhist_summary_json(const struct al_dhist *h, int64_t mean_ns, int64_t stddev_ns);
 
 /* One window of the time series; periods == 0: nothing woke (the rest is 0). */
 struct al_dwindow {

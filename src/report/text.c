@@ -55,11 +55,23 @@ fmt_real(const json_t *o, const char *path, const char *fmt, char *buf, size_t s
 		snprintf(buf, size, "-");
 }
 
+/* The integer at path, or "-" where the document has none (an imported run's tool did not count it). */
+static void
+int_cell(const json_t *o, const char *path, char *buf, size_t size)
+{
+	const json_t *v = al_doc_get(o, path);
+
+	if (json_is_integer(v))
+		snprintf(buf, size, "%" PRId64, (int64_t)json_integer_value(v));
+	else
+		snprintf(buf, size, "-");
+}
+
 /* The line a latencytest user recognises; "max latency" is the per-period wake latency. */
 static void
 latencytest_line(const json_t *doc, const json_t *st, FILE *f)
 {
-	char lat[32], pct[32], itv[32], f1[32], f2[32];
+	char lat[32], pct[32], itv[32], f1[32], f2[32], xr[24];
 
 	fmt_ms(st, "wake_latency_ns.max", lat, sizeof(lat));
 	if (al_doc_per_period(doc))
@@ -69,9 +81,10 @@ latencytest_line(const json_t *doc, const json_t *st, FILE *f)
 	fmt_ms(st, "interval_ns.max", itv, sizeof(itv));
 	fmt_real(st, "within_1ms_pct", "%.3f", f1, sizeof(f1));
 	fmt_real(st, "within_2ms_pct", "%.3f", f2, sizeof(f2));
+	int_cell(st, "xruns", xr, sizeof(xr));
 	fprintf(f, "max latency=%s  factor=%s %% of buffer  max interval=%s  1MS factor=%s  "
-		   "2MS factor=%s  xruns=%" PRId64 "\n",
-		lat, pct, itv, f1, f2, al_doc_int(st, "xruns", 0));
+		   "2MS factor=%s  xruns=%s\n",
+		lat, pct, itv, f1, f2, xr);
 }
 
 static void
@@ -333,6 +346,12 @@ wake_notes(const json_t *doc, const json_t *st, FILE *f)
 		fprintf(f, "wake jitter, not latency: no device or server clock gave the period "
 			   "boundaries, a frame clock fitted to the earliest wake-ups did (a lateness "
 			   "present when its line was drawn reads 0; docs/truth.md)\n");
+	if (al_doc_imported_from(doc)) {
+		fprintf(f, "(imported from %s: its wake latencies count wake-ups only, as it measures "
+			   "them; docs/interchange.md)\n",
+			safe(al_doc_imported_from(doc), buf, sizeof(buf)));
+		return;
+	}
 	if (!al_doc_per_period(doc)) {
 		fprintf(f, "(an audiolat.run/1 result: its wake latencies count wake-ups only, not "
 			   "the periods a stall swallowed)\n");
@@ -563,6 +582,33 @@ graph_lines(const json_t *doc, bool verbose, FILE *f)
 	}
 }
 
+/*
+ * A run imported from another tool (docs/interchange.md): where it came
+ * from, its threads, and the figures it lacks (shown as "-", never 0).
+ */
+static void
+imported_lines(const json_t *doc, FILE *f)
+{
+	char tool[40], file[200], fmt[40], lacks[400];
+	const json_t *c = json_object_get(doc, "config");
+	size_t threads = json_array_size(al_doc_get(doc, "source.threads"));
+
+	fprintf(f, "imported from %s (%s, %s)", safe(al_doc_imported_from(doc), tool, sizeof(tool)),
+		safe(al_doc_str(doc, "source.format", "?"), fmt, sizeof(fmt)),
+		safe(al_doc_str(doc, "source.file", "?"), file, sizeof(file)));
+	if (threads)
+		fprintf(f, ": %zu thread%s, their values together", threads, threads == 1 ? "" : "s");
+	fprintf(f, "\n");
+	if (json_is_string(json_object_get(c, "backend")))
+		fprintf(f, "backend=%s rate=%" PRId64 " Hz  %" PRId64 " x %" PRId64 " frames  "
+			   "period=%.3f ms\n",
+			safe(al_doc_str(c, "backend", "?"), file, sizeof(file)), al_doc_int(c, "rate", 0),
+			al_doc_int(c, "periods", 0), al_doc_int(c, "period_frames", 0),
+			(double)al_doc_int(c, "period_ns", 0) / AL_NS_PER_MS);
+	if (al_doc_lacks_text(doc, lacks, sizeof(lacks)))
+		fprintf(f, "not measured by %s: %s\n", tool, lacks);
+}
+
 /* One run's report: the configuration, the latencytest line, percentiles, phases, xruns... */
 static void
 run_text(const json_t *doc, const struct al_report_input *o, FILE *f)
@@ -574,6 +620,9 @@ run_text(const json_t *doc, const struct al_report_input *o, FILE *f)
 	bool fitted = !strcmp(al_doc_str(doc, "boundary", ""), "fitted");
 	size_t i;
 
+	if (al_doc_imported_from(doc)) {
+		imported_lines(doc, f);
+	} else {
 	fprintf(f, "backend=%s rate=%" PRId64 " Hz  %" PRId64 " x %" PRId64 " frames  period=%.3f ms  "
 		   "buffer=%.3f ms  cpu load=%" PRId64 " %%  %s\n",
 		safe(al_doc_str(c, "backend", "?"), buf, sizeof(buf)), al_doc_int(c, "rate", 0),
@@ -583,10 +632,15 @@ run_text(const json_t *doc, const struct al_report_input *o, FILE *f)
 		al_doc_bool(doc, "realtime", false) ? "SCHED_FIFO" : "SCHED_OTHER (not real-time)");
 	if (al_doc_bool(doc, "realtime", false))
 		fprintf(f, "priority=%" PRId64 "  ", al_doc_int(doc, "priority", 0));
+	}
 	fprintf(f, "kernel %s", safe(al_doc_str(doc, "system.kernel_release", "?"), buf, sizeof(buf)));
-	fprintf(f, " (preempt: %s)  duration=%.3f s%s\n",
-		safe(al_doc_str(doc, "system.preempt", "?"), buf, sizeof(buf)),
-		(double)al_doc_int(doc, "duration_ns", 0) / AL_NS_PER_SEC,
+	if (json_is_integer(json_object_get(doc, "duration_ns")))
+		snprintf(margin, sizeof(margin), "%.3f s",
+			 (double)al_doc_int(doc, "duration_ns", 0) / AL_NS_PER_SEC);
+	else
+		snprintf(margin, sizeof(margin), "-");
+	fprintf(f, " (preempt: %s)  duration=%s%s\n",
+		safe(al_doc_str(doc, "system.preempt", "?"), buf, sizeof(buf)), margin,
 		al_doc_bool(doc, "interrupted", false) ? "  (interrupted)" : "");
 	device_lines(doc, f);
 	check_line(doc, f);
@@ -598,7 +652,16 @@ run_text(const json_t *doc, const struct al_report_input *o, FILE *f)
 		al_format_duration(al_doc_int(st, "min_margin_ns", 0), margin, sizeof(margin));
 	else
 		snprintf(margin, sizeof(margin), "-");
-	if (per_period)
+	if (al_doc_imported_from(doc)) {
+		char pd[24], wk[24], ms[24], lp[24];
+
+		int_cell(st, "periods", pd, sizeof(pd));
+		int_cell(st, "wakeups", wk, sizeof(wk));
+		int_cell(st, "missed_periods", ms, sizeof(ms));
+		int_cell(st, "lost_periods", lp, sizeof(lp));
+		fprintf(f, "periods=%s  wake-ups=%s  missed periods=%s  lost periods=%s  min margin=%s"
+			   "\n\n", pd, wk, ms, lp, margin);
+	} else if (per_period)
 		fprintf(f, "periods=%" PRId64 "  wake-ups=%" PRId64 "  missed periods=%" PRId64
 			   "  lost periods=%" PRId64 "  min margin=%s\n\n",
 			al_doc_int(st, "periods", 0), al_doc_int(st, "wakeups", 0),

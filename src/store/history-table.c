@@ -79,8 +79,15 @@ al_history_table_add(struct al_history_table *rs, const struct al_store_entry *e
 		/* -1: null, not measured; a run/1 result's figures are per wake-up: '*' */
 		bool v1 = !strcmp(e->schema, AL_SCHEMA_RUN_V1);
 
-		snprintf(r->periods, sizeof(r->periods), "%lld", (long long)e->periods);
-		snprintf(r->xruns, sizeof(r->xruns), "%lld", (long long)e->xruns);
+		/* an imported run's tool may not count them (docs/interchange.md) */
+		if (e->periods < 0)
+			strcpy(r->periods, "-");
+		else
+			snprintf(r->periods, sizeof(r->periods), "%lld", (long long)e->periods);
+		if (e->xruns < 0)
+			strcpy(r->xruns, "-");
+		else
+			snprintf(r->xruns, sizeof(r->xruns), "%lld", (long long)e->xruns);
 		if (e->wake_max_ns == -1)
 			strcpy(r->max, "-");
 		else

@@ -352,13 +352,28 @@ int
 al_store_save_file(struct al_store *db, const char *shown, const char *file, const char *source,
 		   int64_t *id, char *err, size_t err_size)
 {
-	char *text;
+	return al_store_save_file_as(db, shown, file, source, NULL, id, err, err_size);
+}
+
+int
+al_store_save_file_as(struct al_store *db, const char *shown, const char *file,
+		      const char *source, const struct al_store_convert *conv, int64_t *id,
+		      char *err, size_t err_size)
+{
+	char *text, *doc;
 	size_t len = 0;
 	int rc;
 
 	rc = al_doc_read_text(file, AL_STORE_DOC_MAX_BYTES, &text, &len);
 	if (rc)
 		return al_text_err(err, err_size, rc, ": %s", strerror(-rc));
+	if (conv && conv->fn) {
+		rc = conv->fn(conv->ud, file, text, len, &doc, &len, err, err_size);
+		free(text);
+		if (rc)
+			return rc; /* err says why: nothing saved */
+		text = doc;
+	}
 	rc = al_store_save(db, text, len, source, id);
 	free(text);
 	if (rc == -EINVAL || rc == -EFBIG) {
@@ -374,8 +389,9 @@ al_store_save_file(struct al_store *db, const char *shown, const char *file, con
 }
 
 int
-al_store_import(const char *db_opt, char *const *files, size_t n, al_store_imported_fn done,
-		void *ud, struct al_load_fail *f)
+al_store_import(const char *db_opt, char *const *files, size_t n,
+		const struct al_store_convert *conv, al_store_imported_fn done, void *ud,
+		struct al_load_fail *f)
 {
 	struct al_store *db = NULL;
 	char shown[PATH_MAX], why[PATH_MAX + 512];
@@ -389,7 +405,8 @@ al_store_import(const char *db_opt, char *const *files, size_t n, al_store_impor
 		int64_t id = 0;
 
 		why[0] = '\0';
-		rc = al_store_save_file(db, shown, files[i], "import", &id, why, sizeof(why));
+		rc = al_store_save_file_as(db, shown, files[i], "import", conv, &id, why,
+					   sizeof(why));
 		done(ud, files[i], rc, id, why);
 	}
 	al_store_close(db);

@@ -49,8 +49,8 @@ entry_json(const struct al_store_entry *e)
 		return NULL;
 	json_object_set_new(o, "uuid", jstr_or_null(e->uuid));
 	if (e->has_stats) {
-		json_object_set_new(o, "periods", json_integer(e->periods));
-		json_object_set_new(o, "xruns", json_integer(e->xruns));
+		json_object_set_new(o, "periods", jint_or_null(e->periods));
+		json_object_set_new(o, "xruns", jint_or_null(e->xruns));
 		json_object_set_new(o, "wake_max_ns", e->wake_max_ns == -1 ? json_null()
 								 : json_integer(e->wake_max_ns));
 		json_object_set_new(o, "wake_p99_ns", e->wake_p99_ns == -1 ? json_null()

@@ -297,7 +297,7 @@ al__pg_list(struct al_store *s, const struct al_store_filter *f, al_store_list_f
 		e.period_frames = col_int(res, row, 13);
 		e.buffer_periods = col_int(res, row, 14);
 		e.duration_ns = col_int(res, row, 15);
-		e.has_stats = !PQgetisnull(res, row, 16);
+		e.has_stats = !strncmp(e.schema, "audiolat.run/", 13);
 		e.periods = col_int(res, row, 16);
 		e.xruns = col_int(res, row, 17);
 		e.wake_max_ns = col_int(res, row, 18);

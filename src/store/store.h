@@ -378,29 +378,47 @@ int al_store_push(const char *to, const char *from, const struct al_store_filter
 		  struct al_load_fail *f);
 
 /*
+ * Another tool's file made into an audiolat document before it is saved
+ * (audiolat import: src/interchange's al_ix_import()): text (len bytes,
+ * read from file) into *out (malloc'd, *out_len bytes). 0, or -errno with
+ * err the rest of a line after the file's name (":12: expected ...").
+ */
+struct al_store_convert {
+	int (*fn)(void *ud, const char *file, const char *text, size_t len, char **out,
+		  size_t *out_len, char *err, size_t err_size);
+	void *ud;
+};
+
+/*
  * Save the document in file ("-": standard input) byte for byte, from
- * source (audiolat import): al_store_save()'s 0, or 1 when it was saved
- * already, *id either way. -errno with err the rest of a line after the
- * file's name: ": No such file or directory" (the file could not be
- * read), ":3:7: invalid JSON: ..." or ": not an audiolat document ..."
- * (refused: -EINVAL, -EFBIG), ": SHOWN: why" (the database at shown
- * failed).
+ * source (audiolat import), or what conv (may be NULL) makes of it:
+ * al_store_save()'s 0, or 1 when it was saved already, *id either way.
+ * -errno with err the rest of a line after the file's name: ": No such
+ * file or directory" (the file could not be read), ":3:7: invalid JSON:
+ * ..." or ": not an audiolat document ..." (refused: -EINVAL, -EFBIG),
+ * conv's line, ": SHOWN: why" (the database at shown failed). Nothing is
+ * saved of a file that fails (one transaction).
  */
 int al_store_save_file(struct al_store *db, const char *shown, const char *file,
 		       const char *source, int64_t *id, char *err, size_t err_size);
+int al_store_save_file_as(struct al_store *db, const char *shown, const char *file,
+			  const char *source, const struct al_store_convert *conv, int64_t *id,
+			  char *err, size_t err_size);
 
 /*
- * audiolat import: files[0..n) saved one by one (al_store_save_file(),
- * source "import") into the database of db_opt (al_store_choice(), made
- * when missing); done() told of each: rc 0 saved, 1 already saved (id
- * either way), or -errno with why (the rest of a line after the file's
- * name, as al_store_save_file() says it), and the others still saved. 0
- * after every file was tried, or the open's -errno with f (nothing tried).
+ * audiolat import: files[0..n) saved one by one (al_store_save_file_as(),
+ * source "import", through conv when not NULL) into the database of
+ * db_opt (al_store_choice(), made when missing); done() told of each: rc
+ * 0 saved, 1 already saved (id either way), or -errno with why (the rest
+ * of a line after the file's name, as al_store_save_file() says it), and
+ * the others still saved. 0 after every file was tried, or the open's
+ * -errno with f (nothing tried).
  */
 typedef void (*al_store_imported_fn)(void *ud, const char *file, int rc, int64_t id,
 				     const char *why);
-int al_store_import(const char *db_opt, char *const *files, size_t n, al_store_imported_fn done,
-		    void *ud, struct al_load_fail *f);
+int al_store_import(const char *db_opt, char *const *files, size_t n,
+		    const struct al_store_convert *conv, al_store_imported_fn done, void *ud,
+		    struct al_load_fail *f);
 
 /* The database libraries built in (--version), NULL-terminated. */
 extern const struct al_lib_version al_store_libs[];

@@ -141,6 +141,10 @@ for name in $targets; do
         midi-args)
             extra="$src/src/args/midi-opts.c $src/src/args/common-opts.c"
             ;;
+        ct-hist | ct-json)
+            # the glob expands where $extra is used
+            extra="$src/src/interchange/*.c -ljansson"
+            ;;
     esac
     rm -f "$exe"
     # shellcheck disable=SC2086

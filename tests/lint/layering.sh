@@ -4,7 +4,7 @@
 #   core                                   -> nothing of ours
 #   doc                                    -> core
 #   backend load midi trace check          -> core (midi may use load)
-#   store compare export metrics           -> core doc
+#   store compare export metrics interchange -> core doc
 #   html                                   -> core doc compare
 #   report                                 -> core doc compare html export metrics
 #   run                                    -> backend load trace check roundtrip core
@@ -19,12 +19,12 @@ allowed() { # area -> the areas it may include
 	doc) echo "core" ;;
 	midi) echo "core load" ;;
 	backend | load | trace | check | roundtrip) echo "core" ;;
-	store | compare | export | metrics) echo "core doc" ;;
+	store | compare | export | metrics | interchange) echo "core doc" ;;
 	html) echo "core doc compare" ;;
 	report) echo "core doc compare html export metrics" ;;
 	run) echo "core backend load trace check roundtrip" ;;
 	args) echo "core backend load midi trace check roundtrip run" ;;
-	cli) echo "args core doc backend load midi trace check compare html export metrics report store run roundtrip cli" ;;
+	cli) echo "args core doc backend load midi trace check compare html export interchange metrics report store run roundtrip cli" ;;
 	*) echo "?" ;;
 	esac
 }

@@ -181,7 +181,7 @@ t_exit 1 "import of a JSON file that is not ours exits 1" "$A" import --db "$DB"
 t_grep "$ERR" "foreign.json: not an audiolat document: no \"schema\" string" "it says why"
 jq 'del(.total.periods)' "$J" >"$T_TMP/incomplete.json"
 t_exit 1 "import of a run without total.periods exits 1" "$A" import --db "$DB" "$T_TMP/incomplete.json"
-t_grep "$ERR" 'no total.periods \(an integer\)' "it names the missing field"
+t_grep "$ERR" 'no total.periods \(an integer or null\)' "it names the missing field"
 t_exit 1 "import of a missing file exits 1" "$A" import --db "$DB" "$T_TMP/missing.json"
 t_grep "$ERR" 'missing.json: No such file or directory' "it names the file"
 t_exit 1 "one bad file among good ones: exit 1, the good one saved" \

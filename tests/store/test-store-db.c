@@ -369,7 +369,7 @@ import_push_fetch(void **state)
 	snprintf(none, sizeof(none), "%s/none.db", dir);
 	write_file(file, doc("audiolat.run/2", 7));
 	/* every file tried: one saved, one missing said, the same one again already there */
-	assert_int_equal(al_store_import(db_path, files, 3, imported, &x, &f), 0);
+	assert_int_equal(al_store_import(db_path, files, 3, NULL, imported, &x, &f), 0);
 	assert_int_equal(x.n, 3);
 	assert_int_equal(x.saved, 1);
 	assert_int_equal(x.there, 1);

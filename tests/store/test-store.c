@@ -202,7 +202,7 @@ documents_are_checked(void **state)
 		{ "{\"schema\": \"audiolat.run\"}", "is not audiolat.KIND/VERSION" },
 		{ "{\"schema\": \"audiolat.Run/1\"}", "is not audiolat.KIND/VERSION" },
 		{ "{\"schema\": \"audiolat.run/3\"}", "not a version this audiolat reads" },
-		{ "{\"schema\": \"audiolat.run/1\"}", "document: no started_at (a string)" },
+		{ "{\"schema\": \"audiolat.run/1\"}", "document: no started_at (a string or null)" },
 		{ "{\"schema\": \"audiolat.run/1\"} trailing", "invalid JSON" },
 	};
 	char err[256], *doc;
