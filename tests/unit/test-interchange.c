@@ -207,6 +207,37 @@ ours_round_trip(void **state)
 	json_decref(back2);
 }
 
+/*
+ * A run of ours with a wake-up past cyclictest's largest histogram (a 2 s
+ * stall: 2000000 us, the export keeps 1000000 buckets): counted in the
+ * Overflows line, not in Total, and read back as an overflow.
+ */
+static void
+ours_past_the_last_bucket(void **state)
+{
+	const char *ours =
+		"{\"schema\": \"audiolat.run/2\", \"config\": {\"backend\": \"sim\"},"
+		" \"total\": {\"periods\": 3, \"xruns\": 1,"
+		"  \"wake_latency_per_wakeup_ns\": {\"count\": 3, \"min\": 4000, \"mean\": 666669333, \"max\": 2000000000},"
+		"  \"histogram\": {\"wake_latency_per_wakeup_ns\": {\"count\": 3, \"overflow\": 0,"
+		"   \"buckets\": [[4000, 4001, 2], [2000000000, 2000001000, 1]]}}}}";
+	char err[256] = "", *text = NULL;
+	json_t *doc = json_loads(ours, 0, NULL), *back;
+
+	(void)state;
+	assert_non_null(doc);
+	assert_int_equal(al_ix_export_cyclictest(doc, &text, err, sizeof(err)), 0);
+	assert_non_null(strstr(text, "# Total: 000000002\n"));
+	assert_non_null(strstr(text, "# Histogram Overflows: 00001\n"));
+	back = doc_of(text, AL_IX_AUTO, err, sizeof(err));
+	assert_non_null(back);
+	assert_int_equal(al_doc_int(back, "total.histogram.wake_latency_per_wakeup_ns.count", 0), 3);
+	assert_int_equal(al_doc_int(back, "total.histogram.wake_latency_per_wakeup_ns.overflow", 0), 1);
+	free(text);
+	json_decref(doc);
+	json_decref(back);
+}
+
 static void
 empty_histogram(void **state)
 {
@@ -325,6 +356,7 @@ main(void)
 		cmocka_unit_test(several_threads),
 		cmocka_unit_test(written_back_byte_for_byte),
 		cmocka_unit_test(ours_round_trip),
+		cmocka_unit_test(ours_past_the_last_bucket),
 		cmocka_unit_test(empty_histogram),
 		cmocka_unit_test(bad_input_names_its_line),
 		cmocka_unit_test(json_file),
