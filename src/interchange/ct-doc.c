@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <time.h>
 
@@ -191,6 +192,9 @@ started_at(const json_t *meta)
 		return json_null();
 	off_min = ((end[1] - '0') * 10 + (end[2] - '0')) * 60 + (end[3] - '0') * 10 + (end[4] - '0');
 	t = timegm(&tm) - (end[0] == '-' ? -1 : 1) * (time_t)off_min * 60;
+	/* (a year past 2262 is no time in ns on 64 bits: found by fuzz-ct-json) */
+	if (t < 0 || t > INT64_MAX / 1000000000)
+		return json_null();
 	return al_doc_time((int64_t)t * 1000000000);
 }
 
