@@ -6,6 +6,9 @@
 #include "clock.h"
 #include "graph.h"
 
+/* how long before its clock's time a cycle may begin: a driver's estimate of it */
+#define START_SLACK_NS (500 * AL_NS_PER_US)
+
 const char *
 al_node_status_name(int status)
 {
@@ -135,6 +138,23 @@ follower_runs(struct al_graph *g, const struct al_graph_block *b, bool count)
 	if (b->status != AL_NODE_FINISHED && b->status != AL_NODE_INACTIVE && count)
 		n->unfinished++;
 	if (b->status == AL_NODE_AWAKE) {
+		/*
+		 * Running again, a later run than the open one: that one
+		 * ended before this awake, at the finish the point still
+		 * carries when it lies between (0.3.65 writes a run's finish
+		 * before the next awake). Closed at the next finish seen, it
+		 * would take in the runs between (a 1.2 ms run read 7.8 ms
+		 * beside a late start on the VM).
+		 */
+		if (n->open_awake_ns && b->awake_ns > n->open_awake_ns) {
+			int64_t a_ns = n->open_awake_ns;
+			int64_t f_ns = b->finish_ns > a_ns && b->finish_ns <= b->awake_ns ? b->finish_ns
+											: b->awake_ns;
+
+			n->open_awake_ns = 0;
+			n->seen_awake_ns = a_ns;
+			run_closed(g, n, n->open_signal_ns, a_ns, f_ns, count);
+		}
 		/* running when the point was taken: open until a finish after it is seen */
 		if (b->awake_ns > 0 && !n->open_awake_ns && b->awake_ns > n->seen_awake_ns) {
 			n->open_awake_ns = b->awake_ns;
@@ -147,14 +167,22 @@ follower_runs(struct al_graph *g, const struct al_graph_block *b, bool count)
 	if (n->open_awake_ns && b->finish_ns > n->open_awake_ns) {
 		/*
 		 * The run that overran: it began where it was seen running and
-		 * ends at the first finish after it (this point's "awake", a
-		 * later cycle's signal, is not its own).
+		 * ends at the first finish after it -- or, when this point
+		 * shows a later run (its awake after the open one's), by that
+		 * run's awake: the finish is the later run's.
 		 */
 		int64_t a_ns = n->open_awake_ns;
+		int64_t f_ns = b->awake_ns > a_ns && b->awake_ns < b->finish_ns ? b->awake_ns
+									     : b->finish_ns;
 
 		n->open_awake_ns = 0;
-		n->seen_awake_ns = b->awake_ns > a_ns ? b->awake_ns : a_ns;
-		run_closed(g, n, n->open_signal_ns, a_ns, b->finish_ns, count);
+		n->seen_awake_ns = a_ns;
+		run_closed(g, n, n->open_signal_ns, a_ns, f_ns, count);
+		if (b->awake_ns > a_ns && b->awake_ns < b->finish_ns) {
+			/* ... and the later run is a run of its own */
+			n->seen_awake_ns = b->awake_ns;
+			run_closed(g, n, b->signal_ns, b->awake_ns, b->finish_ns, count);
+		}
 		return;
 	}
 	if (b->awake_ns > n->seen_awake_ns && b->finish_ns >= b->awake_ns && b->awake_ns > 0) {
@@ -293,7 +321,7 @@ void
 al_graph_add_point(struct al_graph *g, const struct al_graph_point *p)
 {
 	const struct al_graph_block *d = &p->driver;
-	int64_t q_ns, start_ns, due_ns, deadline_ns, end_ns = 0;
+	int64_t q_ns, start_ns, due_ns, deadline_ns, slack_ns, end_ns = 0;
 	bool ours = !g->self_id || d->id == g->self_id, complete, count, new_cycle, late_start;
 	struct al_late_cycle *lc = NULL;
 	uint32_t xruns = 0;
@@ -321,10 +349,17 @@ al_graph_add_point(struct al_graph *g, const struct al_graph_point *p)
 	start_ns = complete ? d->signal_ns : d->finish_ns;
 	if (complete)
 		end_ns = d->awake_ns;
-	/* when it was due: the clock's cycle, or one before it whole quanta back */
+	/*
+	 * When it was due: the clock's cycle, or the last whole quantum back
+	 * from it that came before the start (give or take a driver's
+	 * estimate's slack). A cycle never starts much before it was due; one
+	 * begun 4.1 ms into a 5.3 ms cycle was read, by the nearest quantum,
+	 * as due 1.2 ms after it began: late 0, and no late start.
+	 */
 	due_ns = p->clock_nsec;
-	if (start_ns < due_ns - q_ns / 2)
-		due_ns -= q_ns * ((due_ns - start_ns + q_ns / 2) / q_ns);
+	slack_ns = q_ns / 8 < START_SLACK_NS ? q_ns / 8 : START_SLACK_NS;
+	if (start_ns < due_ns - slack_ns)
+		due_ns -= q_ns * ((due_ns - slack_ns - start_ns + q_ns - 1) / q_ns);
 	deadline_ns = due_ns + q_ns;
 	late_start = start_ns - due_ns > g->late_start_ns;
 	count = in_window(g, start_ns);
@@ -398,6 +433,34 @@ al_graph_add_point(struct al_graph *g, const struct al_graph_point *p)
 	g->driver_xruns += xruns;
 }
 
+/*
+ * A cycle the driver began late: a node that woke in it and ran its WAIT
+ * and BUSY within one quantum would have finished in time had the cycle
+ * begun in time; it crossed the deadline by the driver's lateness (on the
+ * VM, 1.2 ms of work from 4.7 ms into the cycle) and is not a cause.
+ */
+static void
+drop_late_start_victims(struct al_graph *g, struct al_late_cycle *lc)
+{
+	int k = 0, i;
+
+	while (k < lc->n_causes) {
+		const struct al_graph_cause *c = &lc->causes[k];
+
+		if (c->driver || c->status != AL_NODE_AWAKE || c->busy_open || c->wait_ns < 0 ||
+		    c->wait_ns + c->busy_ns > lc->quantum_ns) {
+			k++;
+			continue;
+		}
+		for (i = 0; i < g->n_nodes; i++)
+			if (g->nodes[i].id == c->id && g->nodes[i].blamed)
+				g->nodes[i].blamed--;
+		if (lc->n_blamed)
+			lc->n_blamed--;
+		lc->causes[k] = lc->causes[--lc->n_causes];
+	}
+}
+
 /* Longest busy first; the driver's own (a late start) last. */
 static void
 sort_causes(struct al_late_cycle *lc)
@@ -438,6 +501,8 @@ al_graph_finish(struct al_graph *g, int64_t base_ns)
 			    n->open_awake_ns && end_ns > n->open_awake_ns)
 				c->busy_ns = end_ns - n->open_awake_ns;
 		}
+		if (lc->kind & AL_LATE_START)
+			drop_late_start_victims(g, lc);
 		sort_causes(lc);
 		span_ns = lc->due_ns + lc->quantum_ns + (lc->late_ns > 0 ? lc->late_ns : 0);
 		if (lc->end_ns > span_ns)

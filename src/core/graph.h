@@ -23,7 +23,16 @@
  * blamed for a cycle that did not complete are those still running at the
  * deadline (woke, not finished) and those signalled but not yet awake
  * (waiting for a CPU); a node not yet signalled was waiting for another
- * and is not blamed. A cycle that began late is the driver's.
+ * and is not blamed. A cycle that began late is the driver's: a node that
+ * ran in it, its WAIT and BUSY within one quantum, crossed the deadline
+ * only by the driver's lateness and is not blamed either.
+ *
+ * A run is closed at the finish the node's next run carries (0.3.65
+ * writes a run's finish before the next awake) when that run is seen
+ * first, else at the next finish seen, but never past the next run's
+ * awake. A cycle was due at the clock's time, or whole quanta before it:
+ * the last such time before its start (up to an eighth of a quantum,
+ * 500 us at most, earlier: a driver's estimate).
  */
 #ifndef AL_CORE_GRAPH_H
 #define AL_CORE_GRAPH_H

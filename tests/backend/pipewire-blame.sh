@@ -54,7 +54,11 @@ t_json "late cycles seen with the filter as a cause: at least half its slow ones
 # only waited for a CPU are not its. A node woken in
 # time that was still waiting for a CPU at the deadline -- the filter
 # spins on one of the two, the VM took the other -- is listed as
-# triggered, not judged: a full run had our node so, 1 ms of work)
+# triggered, not judged: a full run had our node so, 1 ms of work. In a
+# cycle the null sink began late, our node's normal run crosses the
+# deadline by the sink's lateness: not blamed (docs/pipewire.md). CI once
+# named our node here with 16 ms: two of its runs read as one, fixed in
+# core/graph.c)
 t_json "those are overruns, and name the slow filter and no other node running past the deadline" \
 	'[.graph.late_cycles[] | select(any(.causes[]; .name == "slowfilter" and .state == "running"))] |
 	 length > 0 and all((.kind | index("overrun")) and ([.causes[] | select(.driver | not) | select(.state == "running") | .name] == ["slowfilter"]))' "$J"
