@@ -45,6 +45,7 @@ struct da {
 	atomic_int err;
 	atomic_uint_least64_t periods;
 	atomic_uint xruns;
+	struct al_duplex_xrun_times xrun_times;
 	atomic_uint restarts;
 };
 
@@ -270,6 +271,7 @@ audio_thread(void *arg)
 		if (rc < 0 || rc == 2)
 			break;
 		atomic_fetch_add(&d->xruns, 1);
+		al_duplex_xrun_seen(&d->xrun_times);
 		atomic_fetch_add(&d->restarts, 1);
 		restart_prepare(d);
 		rc = 0;
@@ -395,6 +397,7 @@ da_status(void *priv, struct al_duplex_status *st)
 	st->err = atomic_load(&d->err);
 	st->periods = atomic_load_explicit(&d->periods, memory_order_relaxed);
 	st->xruns = atomic_load(&d->xruns);
+	al_duplex_xrun_times_get(&d->xrun_times, st);
 	st->restarts = atomic_load(&d->restarts);
 	st->realtime = d->thread_started && d->priority > 0;
 	st->capture_latency_frames = (uint32_t)d->period;

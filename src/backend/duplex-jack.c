@@ -30,6 +30,8 @@ struct dj {
 	char out_dst[160];        /* port "out" feeds */
 	atomic_uint_least64_t periods;
 	atomic_uint xruns;
+	struct al_duplex_xrun_times xrun_times;
+	_Atomic int64_t linked_at_ns; /* the loop's ports were connected */
 	atomic_int dead;          /* -errno once the server went away */
 	atomic_bool period_changed;
 };
@@ -62,6 +64,7 @@ on_xrun(void *arg)
 	struct dj *d = arg;
 
 	atomic_fetch_add_explicit(&d->xruns, 1, memory_order_relaxed);
+	al_duplex_xrun_seen(&d->xrun_times);
 	return 0;
 }
 
@@ -233,6 +236,7 @@ dj_start(void *priv, al_duplex_fn fn, void *ctx, char *why, size_t why_size)
 			say(why, why_size, "cannot connect %s to its own input", our_out);
 			return -EIO;
 		}
+		atomic_store(&d->linked_at_ns, al_clock_now_ns());
 		return 0;
 	}
 	if (jack_connect(d->client, our_out, d->out_dst)) {
@@ -243,6 +247,7 @@ dj_start(void *priv, al_duplex_fn fn, void *ctx, char *why, size_t why_size)
 		say(why, why_size, "cannot connect JACK port '%s' to our input", d->in_src);
 		return -EIO;
 	}
+	atomic_store(&d->linked_at_ns, al_clock_now_ns());
 	return 0;
 }
 
@@ -256,6 +261,8 @@ dj_status(void *priv, struct al_duplex_status *st)
 	st->err = atomic_load(&d->dead);
 	st->periods = atomic_load_explicit(&d->periods, memory_order_relaxed);
 	st->xruns = atomic_load_explicit(&d->xruns, memory_order_relaxed);
+	al_duplex_xrun_times_get(&d->xrun_times, st);
+	st->linked_at_ns = atomic_load(&d->linked_at_ns);
 	st->period_changed = atomic_load(&d->period_changed);
 	st->realtime = jack_is_realtime(d->client);
 	if (!st->err) {

@@ -46,6 +46,8 @@ struct dpw {
 	atomic_bool realtime;
 	atomic_uint_least64_t periods;
 	atomic_uint xruns;         /* cycles of the driver that ran without us, one per gap */
+	struct al_duplex_xrun_times xrun_times;
+	_Atomic int64_t linked_at_ns; /* the links were bound */
 	atomic_bool period_changed;
 	/* the data thread's own */
 	bool have_prev;
@@ -93,8 +95,10 @@ on_process(void *data, struct spa_io_position *position)
 	d->fn(d->ctx, in, out, n);
 	/* the same driver's position moved past the previous quantum: cycles without us */
 	if (d->have_prev && position->clock.id == d->prev_clock_id &&
-	    position->clock.position - d->prev_position > (uint64_t)d->prev_frames)
+	    position->clock.position - d->prev_position > (uint64_t)d->prev_frames) {
 		atomic_fetch_add_explicit(&d->xruns, 1, memory_order_relaxed);
+		al_duplex_xrun_seen(&d->xrun_times);
+	}
 	if (n != d->period_frames)
 		atomic_store_explicit(&d->period_changed, true, memory_order_relaxed);
 	d->prev_clock_id = position->clock.id;
@@ -307,6 +311,8 @@ dp_start(void *priv, al_duplex_fn fn, void *ctx, char *why, size_t why_size)
 		say(why, why_size, "%s", d->self_loop ? "PipeWire refused to link our output to "
 		    "our own input" : "PipeWire refused a link of the loop");
 		rc = atomic_load(&d->g.dead) ? -ECONNRESET : -EIO;
+	} else {
+		atomic_store(&d->linked_at_ns, al_clock_now_ns());
 	}
 	pw_thread_loop_unlock(d->g.loop);
 	return rc;
@@ -322,6 +328,8 @@ dp_status(void *priv, struct al_duplex_status *st)
 		  : atomic_load(&d->g.links_removed) ? -ENOLINK : 0;
 	st->periods = atomic_load_explicit(&d->periods, memory_order_relaxed);
 	st->xruns = atomic_load_explicit(&d->xruns, memory_order_relaxed);
+	al_duplex_xrun_times_get(&d->xrun_times, st);
+	st->linked_at_ns = atomic_load(&d->linked_at_ns);
 	st->period_changed = atomic_load(&d->period_changed);
 	st->realtime = atomic_load(&d->realtime);
 }

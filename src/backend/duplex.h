@@ -17,11 +17,40 @@
 #ifndef AL_BACKEND_DUPLEX_H
 #define AL_BACKEND_DUPLEX_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/clock.h"
 #include "core/roundtrip.h" /* al_duplex_info, al_duplex_status */
+
+/*
+ * When the xruns were: the first AL_DUPLEX_XRUN_TIMES kept, written by
+ * the audio thread (a clock read and two atomic writes), read by status.
+ */
+struct al_duplex_xrun_times {
+	atomic_uint n;
+	_Atomic int64_t at_ns[AL_DUPLEX_XRUN_TIMES];
+};
+
+static inline void
+al_duplex_xrun_seen(struct al_duplex_xrun_times *x)
+{
+	unsigned i = atomic_fetch_add_explicit(&x->n, 1, memory_order_relaxed);
+
+	if (i < AL_DUPLEX_XRUN_TIMES)
+		atomic_store_explicit(&x->at_ns[i], al_clock_now_ns(), memory_order_release);
+}
+
+static inline void
+al_duplex_xrun_times_get(struct al_duplex_xrun_times *x, struct al_duplex_status *st)
+{
+	unsigned i;
+
+	for (i = 0; i < AL_DUPLEX_XRUN_TIMES; i++)
+		st->xrun_at_ns[i] = atomic_load_explicit(&x->at_ns[i], memory_order_acquire);
+}
 
 /* in[i] may alias out[i] (a JACK self-loop): read in[i] before writing out[i]. */
 typedef void (*al_duplex_fn)(void *ctx, const float *in, float *out, uint32_t nframes);

@@ -92,6 +92,8 @@ struct al_duplex_info {
 };
 
 /* How a duplex stream is doing (polled while it runs). */
+#define AL_DUPLEX_XRUN_TIMES 16 /* xruns whose time a roundtrip keeps */
+
 struct al_duplex_status {
 	/* 0 running; -errno: the stream died (server gone), -ENOLINK a link of the loop went away */
 	int err;
@@ -102,6 +104,9 @@ struct al_duplex_status {
 	uint32_t playback_latency_frames;
 	bool period_changed;              /* a server: the period changed under us */
 	bool realtime;                    /* the audio thread runs SCHED_FIFO */
+	/* when the first AL_DUPLEX_XRUN_TIMES xruns were seen (CLOCK_MONOTONIC; 0: not kept) */
+	int64_t xrun_at_ns[AL_DUPLEX_XRUN_TIMES];
+	int64_t linked_at_ns;             /* the loop's links were made (CLOCK_MONOTONIC); 0: none */
 };
 
 /* Where al_roundtrip_run() failed (al_roundtrip_result.failed_at). */
@@ -127,6 +132,7 @@ struct al_roundtrip_result {
 	size_t n_rd, cap_rd;
 	struct al_roundtrip_summary s;
 	int64_t started_at_ns;           /* wall clock */
+	int64_t t0_ns;                   /* the readings' zero (CLOCK_MONOTONIC) */
 	int64_t ran_ns;
 	bool memory_locked;
 	bool interrupted;                /* the stop flag ended it early */

@@ -50,6 +50,29 @@ reading_json(const struct al_roundtrip_result *x, const struct al_roundtrip_read
 			 x->s.settled_at_ns >= 0 && r->t_ns >= x->s.settled_at_ns);
 }
 
+/*
+ * When the xruns were and when the loop was linked, on the readings'
+ * clock (ns from the first reading's zero; the link is made before it).
+ */
+static void
+xrun_times_json(json_t *doc, const struct al_roundtrip_result *x)
+{
+	uint32_t kept = x->st.xruns < AL_DUPLEX_XRUN_TIMES ? x->st.xruns : AL_DUPLEX_XRUN_TIMES;
+	json_t *ev = json_array();
+	uint32_t i;
+
+	for (i = 0; ev && i < kept; i++) {
+		int64_t at = x->st.xrun_at_ns[i];
+
+		json_array_append_new(ev, at ? json_pack("{s:I}", "t_ns", (json_int_t)(at - x->t0_ns))
+					     : json_pack("{s:n}", "t_ns"));
+	}
+	json_object_set_new(doc, "xrun_events", ev ? ev : json_null());
+	json_object_set_new(doc, "xrun_events_dropped", json_integer(x->st.xruns - kept));
+	json_object_set_new(doc, "linked_at_ns", x->st.linked_at_ns && x->t0_ns ?
+			    json_integer(x->st.linked_at_ns - x->t0_ns) : json_null());
+}
+
 /* What the loop ran at, as given and as the backend opened it. */
 static void
 loop_json(json_t *doc, const struct al_roundtrip_result *x)
@@ -137,6 +160,7 @@ al_report_roundtrip_json(const struct al_roundtrip_result *x)
 	delay_json(doc, x);
 	json_object_set_new(doc, "xruns", json_integer(x->st.xruns));
 	json_object_set_new(doc, "restarts", json_integer(x->st.restarts));
+	xrun_times_json(doc, x);
 	json_object_set_new(doc, "bad_samples", json_integer(x->n_rd ?
 				  (json_int_t)x->rd[x->n_rd - 1].r.bad_frames : 0));
 	for (i = 0; i < x->n_rd; i++)

@@ -37,6 +37,7 @@ measure(const struct al_roundtrip_opts *o, struct al_roundtrip_result *x, struct
 	int64_t moved_ns = t0;
 	uint64_t frames = 0;
 
+	x->t0_ns = t0;
 	x->cap_rd = (size_t)(o->duration_ns / AL_ROUNDTRIP_READING_NS) + 2;
 	x->rd = calloc(x->cap_rd, sizeof(*x->rd));
 	if (!x->rd)

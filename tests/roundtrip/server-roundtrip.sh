@@ -43,6 +43,10 @@ self_loop() {
 		'.schema == "audiolat.roundtrip/1" and .valid == true and .status == "valid"
 		 and .period_frames == $p and .rate == $r and .inverted == false
 		 and .self_loop == true and (.readings | length) >= 8'
+	t_jcheck "JSON: when the loop was connected (before the readings' zero), each xrun's time" "$j" \
+		'(.linked_at_ns | type) == "number" and .linked_at_ns <= 0 and .linked_at_ns > -1e9 and
+		 (.xrun_events | length) + .xrun_events_dropped == .xruns and
+		 all(.xrun_events[]; (.t_ns | type) == "number")'
 	t_near "self-loop delay is one period, $p frames, to 0.01 frame" "$j" delay_frames "$p"
 	t_jcheck "min and max within 0.01 of $p" "$j" --argjson p "$p" \
 		'((.min_frames - $p) | fabs) < 0.01 and ((.max_frames - $p) | fabs) < 0.01'
@@ -107,23 +111,35 @@ if [ -z "$have_plugin" ]; then
 else
 # The two PCMs are two JACK clients started one after the other (the
 # plugin cannot link them): they may start a cycle apart, and now and then
-# (2 runs in 20 on a busy VM) the loop moves mid-run and is rightly
-# reported unstable (docs/roundtrip.md). Up to 3 attempts.
-for attempt in 1 2 3; do
-	"$AUDIOLAT" roundtrip -b alsa -D plug:rtplay -C plug:rtcap -P 256 -n 2 -d 3 -q \
-		--json "$T_TMP/alsa.json" >"$OUT" 2>"$ERR"
-	rc=$?
-	echo "# attempt $attempt: exit $rc $(jq -c '{delay_frames, status, reason, linked, format, xruns}' "$T_TMP/alsa.json" 2>/dev/null)"
-	[ $rc -eq 0 ] && break
-done
-t_result $rc "plug:jack loop: a valid delay (attempt $attempt)"
-t_jcheck "plug:jack: 256-frame periods, 2 of them, float" "$T_TMP/alsa.json" \
+# (2 runs in 20 on a busy VM) the loop moves mid-run by one period and is
+# rightly reported unstable (docs/roundtrip.md). Measured once: a valid
+# delay, or "unstable" whose valid readings sit on two whole numbers of
+# periods one period apart (the move, judged for what it is). The delay
+# judged below is the run's, or the readings' last plateau.
+"$AUDIOLAT" roundtrip -b alsa -D plug:rtplay -C plug:rtcap -P 256 -n 2 -d 3 -q \
+	--json "$T_TMP/alsa.json" >"$OUT" 2>"$ERR"
+rc=$?
+echo "# exit $rc $(jq -c '{delay_frames, status, reason, linked, format, xruns}' "$T_TMP/alsa.json" 2>/dev/null)"
+if [ $rc -eq 0 ]; then
+	t_jcheck "plug:jack loop: a valid delay" "$T_TMP/alsa.json" '.valid and .status == "valid"'
+	D=$(jq '.delay_frames' "$T_TMP/alsa.json")
+else
+	echo "# readings: $(jq -c '[.readings[] | select(.status == "valid") | .delay_frames]' "$T_TMP/alsa.json" 2>/dev/null)"
+	t_jcheck "plug:jack loop: not valid only as a loop that moved one period mid-run (exit 1, unstable)" \
+		"$T_TMP/alsa.json" --argjson rc "$rc" '$rc == 1 and .status == "unstable" and
+		 ([.readings[] | select(.status == "valid") | .delay_frames / 256 | round] | unique) as $k |
+		 ($k | length) == 2 and $k[1] - $k[0] == 1 and
+		 all(.readings[] | select(.status == "valid"); (.delay_frames / 256 | . - round | fabs) * 256 < 0.01)'
+	D=$(jq '[.readings[] | select(.status == "valid") | .delay_frames] | last' "$T_TMP/alsa.json")
+fi
+t_jcheck "plug:jack: 256-frame periods, 2 of them, float; no link of ours, each xrun's time" "$T_TMP/alsa.json" \
 	'.period_frames == 256 and .periods == 2 and .nominal.total_frames == 512
-	 and .format == "FLOAT_LE/FLOAT_LE"'
-t_jcheck "plug:jack: a whole number of periods to 0.01 frame" "$T_TMP/alsa.json" \
-	'(.delay_frames / 256 | . - round | fabs) * 256 < 0.01'
+	 and .format == "FLOAT_LE/FLOAT_LE" and .linked_at_ns == null and
+	 (.xrun_events | length) + .xrun_events_dropped == .xruns'
+t_jcheck "plug:jack: a whole number of periods to 0.01 frame ($D)" "$T_TMP/alsa.json" --argjson d "${D:-null}" \
+	'$d != null and ($d / 256 | . - round | fabs) * 256 < 0.01'
 t_jcheck "plug:jack: the 512-frame buffer, give or take the one period between the clients' starts" \
-	"$T_TMP/alsa.json" '.delay_frames > 255.99 and .delay_frames < 768.01'
+	"$T_TMP/alsa.json" --argjson d "${D:-null}" '$d != null and $d > 255.99 and $d < 768.01'
 fi
 
 # readings LOG [WHAT]: how many readings the live status line in LOG showed
