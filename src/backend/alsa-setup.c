@@ -103,6 +103,29 @@ al__alsa_stream_name(const struct al_config *cfg)
 	return cfg->duplex ? "duplex" : cfg->capture ? "capture" : "playback";
 }
 
+/*
+ * The sample format: the first PCM's (follow), else the first of ours the
+ * device takes, with its fill function and range. < 0: none.
+ */
+static int
+set_format(struct alsa *a, snd_pcm_t *pcm, snd_pcm_hw_params_t *hw, const struct al_config *cfg,
+	   bool follow)
+{
+	int rc = -EINVAL;
+
+	if (follow)
+		return snd_pcm_hw_params_set_format(pcm, hw, a->format);
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]) && rc < 0; i++) {
+		if (snd_pcm_hw_params_test_format(pcm, hw, formats[i].format) == 0) {
+			rc = snd_pcm_hw_params_set_format(pcm, hw, formats[i].format);
+			a->format = formats[i].format;
+			a->fill = cfg->tone_hz ? formats[i].fill : NULL;
+			a->i32_full = formats[i].i32_full;
+		}
+	}
+	return rc;
+}
+
 /* Configure one PCM; on the second PCM of a duplex pair, take the first one's answer. */
 int
 al__alsa_set_hw(struct alsa *a, snd_pcm_t *pcm, const struct al_config *cfg, bool follow)
@@ -112,7 +135,6 @@ al__alsa_set_hw(struct alsa *a, snd_pcm_t *pcm, const struct al_config *cfg, boo
 	snd_pcm_hw_params_t *hw;
 	snd_pcm_uframes_t period, buffer;
 	unsigned int rate, periods;
-	size_t i;
 	int rc, dir = 0;
 
 	rc = snd_pcm_hw_params_malloc(&hw);
@@ -132,19 +154,7 @@ al__alsa_set_hw(struct alsa *a, snd_pcm_t *pcm, const struct al_config *cfg, boo
 		rc = -ENOTSUP;
 		goto out;
 	}
-	if (follow) {
-		rc = snd_pcm_hw_params_set_format(pcm, hw, a->format);
-	} else {
-		rc = -EINVAL;
-		for (i = 0; i < sizeof(formats) / sizeof(formats[0]) && rc < 0; i++) {
-			if (snd_pcm_hw_params_test_format(pcm, hw, formats[i].format) == 0) {
-				rc = snd_pcm_hw_params_set_format(pcm, hw, formats[i].format);
-				a->format = formats[i].format;
-				a->fill = cfg->tone_hz ? formats[i].fill : NULL;
-				a->i32_full = formats[i].i32_full;
-			}
-		}
-	}
+	rc = set_format(a, pcm, hw, cfg, follow);
 	if (rc < 0) {
 		snprintf(a->error, sizeof(a->error), "%.64s: none of the sample formats S16, S32, "
 			 "FLOAT, S24_3LE, S24 (use a plug: device)", a->device);

@@ -36,6 +36,7 @@
 
 #include "core/clock.h"
 #include "jack-clients.h"
+#include "jack-private.h"
 #include "jack.h"
 #include "core/grid.h"
 #include "core/text.h"
@@ -47,7 +48,6 @@
 #define LATE_CYCLES 8 /* cycles of the server's lateness kept for its notifications (> 3) */
 #define TONE_AMPLITUDE 0.25f /* -12 dBFS */
 /* JACK2 keeps its server sockets here: jack_<server>_<uid>_0 */
-#define JACK_SERVER_DIR "/dev/shm"
 
 struct jk {
 	jack_client_t *client;
@@ -105,32 +105,6 @@ struct jk {
 	unsigned int tasks_gen;
 	char self_name[64];
 };
-
-static void
-quiet_libjack(void)
-{
-	jack_set_error_function(al_text_discard_line);
-	jack_set_info_function(al_text_discard_line);
-}
-
-/* The server a client without -D reaches. */
-static const char *
-default_server(void)
-{
-	const char *s = getenv("JACK_DEFAULT_SERVER");
-
-	return s && *s ? s : "default";
-}
-
-static jack_client_t *
-connect_server(const char *name, const char *server, jack_status_t *status)
-{
-	jack_options_t opts = JackNoStartServer;
-
-	if (server && *server)
-		opts |= JackServerName;
-	return jack_client_open(name, opts, status, server);
-}
 
 /*
  * jackd2 queues its xrun notifications and delivers them in a burst when
@@ -231,18 +205,123 @@ jk_outputs(struct jk *j, jack_nframes_t nframes, bool tone)
 	}
 }
 
+/*
+ * Hot path: when the server began this cycle, from above and to a frame:
+ * JACK2 stamps its driver's wake-up, PipeWire's libjack its driver's clock
+ * (a difference on the server's clock: no mapping onto ours). Our own
+ * wake-up is also no earlier.
+ */
+static int64_t
+cycle_start(struct jk *j, int64_t wake_ns)
+{
+	jack_nframes_t since = jack_frames_since_cycle_start(j->client);
+	int64_t start_ns = al_clock_now_ns() - (int64_t)since * AL_NS_PER_SEC / j->rate_hz;
+
+	if ((int64_t)since > SINCE_MAX_PERIODS * j->period_frames) {
+		start_ns = wake_ns;
+		j->since_bad++;
+	} else if (start_ns > wake_ns) {
+		start_ns = wake_ns;
+	}
+	return start_ns;
+}
+
+/*
+ * Hot path: the cycles the server's frame counter moved by since our last
+ * one (at least 1) and this cycle's boundary (*boundary_ns), from the
+ * counter; without cycle times, the cycle start is all we know.
+ */
+static uint64_t
+cycle_boundary(struct jk *j, int64_t wake_ns, int64_t start_ns, int64_t *boundary_ns)
+{
+	jack_nframes_t cur_frames;
+	jack_time_t cur_us, next_us;
+	float period_us;
+	unsigned int xr;
+	uint64_t cycles = 1;
+
+	if (jack_get_cycle_times(j->client, &cur_frames, &cur_us, &next_us, &period_us) != 0 ||
+	    !cur_us) {
+		*boundary_ns = start_ns;
+		j->bound_guessed++;
+		return 1;
+	}
+	xr = atomic_load_explicit(&j->xruns, memory_order_relaxed);
+	if (j->have_prev && j->period_frames > 0) {
+		/*
+		 * The counter, as far as our own wake-ups agree: PipeWire's
+		 * libjack moves it by hundreds of periods when its driver
+		 * starts, with no time passed (the frame clock restarts).
+		 */
+		int64_t by_time = (wake_ns - j->prev_wake_ns + j->period_ns / 2) / j->period_ns;
+
+		cycles = (uint64_t)(jack_nframes_t)(cur_frames - j->prev_frames) /
+			 (uint64_t)j->period_frames;
+		if ((int64_t)cycles > by_time + 1) {
+			cycles = by_time > 1 ? (uint64_t)by_time : 1;
+			j->counter_jumps++;
+			al_grid_start(&j->grid, j->rate_hz);
+		}
+	}
+	if (cycles < 1)
+		cycles = 1;
+	j->frames += (int64_t)cycles * j->period_frames;
+	j->prev_frames = cur_frames;
+	/*
+	 * The period boundary is the server's frame clock: a line fitted
+	 * over the frame counter to the earliest of its cycle starts
+	 * (core/grid.h), so that its driver's own lateness counts and a
+	 * client ahead of us in the graph does not move it. Not JACK's
+	 * delay-locked loop (jack_get_cycle_times()): a server just
+	 * started, or disturbed by a client joining or an xrun, has it
+	 * off by milliseconds for seconds. A server whose driver falls
+	 * behind re-anchors its clock (jack2's timed drivers) and says
+	 * so with an xrun notification: a new line then, and whenever
+	 * its cycle starts stay off the line.
+	 */
+	if (xr != j->grid_xruns) {
+		j->grid_xruns = xr;
+		al_grid_start(&j->grid, j->rate_hz);
+		j->lines++;
+	}
+	*boundary_ns = al_grid_boundary(&j->grid, j->frames, start_ns);
+	j->late_ns[j->late_next++ % LATE_CYCLES] = start_ns - *boundary_ns;
+	if (start_ns - *boundary_ns > LINE_SLACK_NS || *boundary_ns - start_ns > LINE_SLACK_NS) {
+		if (++j->line_off >= LINE_OFF_CYCLES) {
+			al_grid_start(&j->grid, j->rate_hz);
+			j->lines++;
+			j->line_off = 0;
+		}
+	} else {
+		j->line_off = 0;
+	}
+	j->bound_fit++;
+	return cycles;
+}
+
+/* Hot path: the server's DSP load, summed for its mean and max. */
+static void
+count_load(struct jk *j)
+{
+	float load = jack_cpu_load(j->client);
+
+	if (isfinite(load) && load >= 0) {
+		j->load_sum += load;
+		if (load > j->load_max)
+			j->load_max = load;
+		j->load_n++;
+	}
+}
+
 /* Hot path: one JACK cycle. */
 static int
 jk_process(jack_nframes_t nframes, void *arg)
 {
 	struct jk *j = arg;
 	int64_t wake_ns = al_clock_now_ns(), start_ns, next_ns, t0_ns, t1_ns;
-	jack_nframes_t cur_frames, since;
-	jack_time_t cur_us, next_us;
 	struct al_write_info wi = { 0 };
 	struct al_wake w;
-	uint64_t cycles = 1;
-	float period_us, load;
+	uint64_t cycles;
 	int i;
 
 	if (!atomic_load_explicit(&j->armed, memory_order_acquire)) {
@@ -250,78 +329,8 @@ jk_process(jack_nframes_t nframes, void *arg)
 		return 0;
 	}
 	w.wake_ns = wake_ns;
-	/*
-	 * When the server began this cycle, from above and to a frame: JACK2
-	 * stamps its driver's wake-up, PipeWire's libjack its driver's clock
-	 * (a difference on the server's clock: no mapping onto ours). Our own
-	 * wake-up is also no earlier.
-	 */
-	since = jack_frames_since_cycle_start(j->client);
-	start_ns = al_clock_now_ns() - (int64_t)since * AL_NS_PER_SEC / j->rate_hz;
-	if ((int64_t)since > SINCE_MAX_PERIODS * j->period_frames) {
-		start_ns = wake_ns;
-		j->since_bad++;
-	} else if (start_ns > wake_ns) {
-		start_ns = wake_ns;
-	}
-	if (jack_get_cycle_times(j->client, &cur_frames, &cur_us, &next_us, &period_us) == 0 &&
-	    cur_us) {
-		unsigned int xr = atomic_load_explicit(&j->xruns, memory_order_relaxed);
-
-		if (j->have_prev && j->period_frames > 0) {
-			/*
-			 * The counter, as far as our own wake-ups agree: PipeWire's
-			 * libjack moves it by hundreds of periods when its driver
-			 * starts, with no time passed (the frame clock restarts).
-			 */
-			int64_t by_time = (wake_ns - j->prev_wake_ns + j->period_ns / 2) / j->period_ns;
-
-			cycles = (uint64_t)(jack_nframes_t)(cur_frames - j->prev_frames) /
-				 (uint64_t)j->period_frames;
-			if ((int64_t)cycles > by_time + 1) {
-				cycles = by_time > 1 ? (uint64_t)by_time : 1;
-				j->counter_jumps++;
-				al_grid_start(&j->grid, j->rate_hz);
-			}
-		}
-		if (cycles < 1)
-			cycles = 1;
-		j->frames += (int64_t)cycles * j->period_frames;
-		j->prev_frames = cur_frames;
-		/*
-		 * The period boundary is the server's frame clock: a line fitted
-		 * over the frame counter to the earliest of its cycle starts
-		 * (core/grid.h), so that its driver's own lateness counts and a
-		 * client ahead of us in the graph does not move it. Not JACK's
-		 * delay-locked loop (jack_get_cycle_times()): a server just
-		 * started, or disturbed by a client joining or an xrun, has it
-		 * off by milliseconds for seconds. A server whose driver falls
-		 * behind re-anchors its clock (jack2's timed drivers) and says
-		 * so with an xrun notification: a new line then, and whenever
-		 * its cycle starts stay off the line.
-		 */
-		if (xr != j->grid_xruns) {
-			j->grid_xruns = xr;
-			al_grid_start(&j->grid, j->rate_hz);
-			j->lines++;
-		}
-		w.boundary_ns = al_grid_boundary(&j->grid, j->frames, start_ns);
-		j->late_ns[j->late_next++ % LATE_CYCLES] = start_ns - w.boundary_ns;
-		if (start_ns - w.boundary_ns > LINE_SLACK_NS || w.boundary_ns - start_ns > LINE_SLACK_NS) {
-			if (++j->line_off >= LINE_OFF_CYCLES) {
-				al_grid_start(&j->grid, j->rate_hz);
-				j->lines++;
-				j->line_off = 0;
-			}
-		} else {
-			j->line_off = 0;
-		}
-		j->bound_fit++;
-	} else {
-		/* no cycle times: the cycle start is all we know */
-		w.boundary_ns = start_ns;
-		j->bound_guessed++;
-	}
+	start_ns = cycle_start(j, wake_ns);
+	cycles = cycle_boundary(j, wake_ns, start_ns, &w.boundary_ns);
 	next_ns = w.boundary_ns + j->period_ns;
 	j->prev_wake_ns = wake_ns;
 	t1_ns = j->h->work(j->h->ctx, &t0_ns);
@@ -335,13 +344,7 @@ jk_process(jack_nframes_t nframes, void *arg)
 	/* the time left until the next cycle needs our output */
 	wi.margin_ns = next_ns - al_clock_now_ns();
 	cycle_xruns(j, cycles, wake_ns, &wi);
-	load = jack_cpu_load(j->client);
-	if (isfinite(load) && load >= 0) {
-		j->load_sum += load;
-		if (load > j->load_max)
-			j->load_max = load;
-		j->load_n++;
-	}
+	count_load(j);
 	j->prev_boundary_ns = w.boundary_ns;
 	j->have_prev = true;
 	j->h->record(j->h->ctx, &w, t0_ns, t1_ns, &wi);
@@ -446,10 +449,10 @@ jk_open(void *priv, struct al_config *cfg)
 	char name[64];
 	int periods, i;
 
-	quiet_libjack();
-	snprintf(j->server, sizeof(j->server), "%s", cfg->device[0] ? cfg->device : default_server());
+	al__jack_quiet();
+	snprintf(j->server, sizeof(j->server), "%s", cfg->device[0] ? cfg->device : al__jack_default_server());
 	snprintf(name, sizeof(name), "audiolat-%d", (int)getpid());
-	j->client = connect_server(name, cfg->device, &status);
+	j->client = al__jack_connect(name, cfg->device, &status);
 	if (!j->client) {
 		snprintf(j->error, sizeof(j->error), "JACK server '%.64s': %s", j->server,
 			 (status & JackServerFailed) ? "not running"
@@ -667,102 +670,6 @@ out:
 	return n;
 }
 
-/* One server: itself, then its ports. 0, or -ENODEV when it does not answer. */
-static int
-list_server(const char *server, al_device_emit_fn emit, void *ud)
-{
-	jack_status_t status = 0;
-	jack_client_t *c;
-	const char **ports;
-	char name[64], desc[128], detail[96];
-	int i;
-
-	snprintf(name, sizeof(name), "audiolat-list-%d", (int)getpid());
-	c = connect_server(name, server, &status);
-	if (!c)
-		return -ENODEV;
-	snprintf(desc, sizeof(desc), "%u Hz, %u frames per period, libjack %s",
-		 jack_get_sample_rate(c), jack_get_buffer_size(c), jack_get_version_string());
-	emit(ud, &(struct al_device){ .kind = "jack-server", .name = server, .description = desc,
-				      .detail = "running" });
-	ports = jack_get_ports(c, NULL, NULL, 0);
-	for (i = 0; ports && ports[i]; i++) {
-		jack_port_t *p = jack_port_by_name(c, ports[i]);
-		int flags = p ? jack_port_flags(p) : 0;
-
-		snprintf(detail, sizeof(detail), "%s%s%s", (flags & JackPortIsOutput) ? "output"
-							   : "input",
-			 (flags & JackPortIsPhysical) ? ",physical" : "",
-			 (flags & JackPortIsTerminal) ? ",terminal" : "");
-		emit(ud, &(struct al_device){ .kind = "jack-port", .name = ports[i],
-					      .description = p ? jack_port_type(p) : "",
-					      .detail = detail });
-	}
-	jack_free(ports);
-	jack_client_close(c);
-	return 0;
-}
-
-/* The servers whose sockets JACK2 left in /dev/shm, for this user; at most max. */
-static int
-find_servers(char names[][128], int max)
-{
-	char suffix[32];
-	struct dirent *de;
-	struct stat stb;
-	char path[512];
-	DIR *d;
-	int n = 0;
-
-	snprintf(suffix, sizeof(suffix), "_%u_0", (unsigned int)getuid());
-	d = opendir(JACK_SERVER_DIR);
-	if (!d)
-		return 0;
-	while ((de = readdir(d)) && n < max) {
-		size_t len = strlen(de->d_name), sl = strlen(suffix);
-
-		if (strncmp(de->d_name, "jack_", 5) || len <= 5 + sl ||
-		    strcmp(de->d_name + len - sl, suffix))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", JACK_SERVER_DIR, de->d_name);
-		if (stat(path, &stb) || !S_ISSOCK(stb.st_mode))
-			continue;
-		if (len - 5 - sl >= sizeof(names[0]))
-			continue;
-		memcpy(names[n], de->d_name + 5, len - 5 - sl);
-		names[n][len - 5 - sl] = '\0';
-		n++;
-	}
-	closedir(d);
-	return n;
-}
-
-static int
-jk_list(al_device_emit_fn emit, void *ud)
-{
-	char names[32][128];
-	int n, i, k, reached = 0;
-
-	quiet_libjack();
-	/* the default server first (under pw-jack: PipeWire), then every socket found */
-	snprintf(names[0], sizeof(names[0]), "%s", default_server());
-	n = 1 + find_servers(names + 1, 31);
-	for (i = 0; i < n; i++) {
-		for (k = 0; k < i && strcmp(names[k], names[i]); k++)
-			;
-		if (k < i)
-			continue;
-		if (list_server(names[i], emit, ud) == 0)
-			reached++;
-		else if (i > 0)
-			emit(ud, &(struct al_device){ .kind = "jack-server", .name = names[i],
-						      .description = "a JACK2 socket in /dev/shm: a dead server, "
-								     "or one this libjack cannot reach",
-						      .detail = "not answering" });
-	}
-	return reached ? 0 : -ENODEV;
-}
-
 const struct al_backend_ops al_backend_jack = {
 	.name = "jack",
 	.summary = "a client of a running JACK server (or PipeWire's JACK) in its process callback",
@@ -776,14 +683,6 @@ const struct al_backend_ops al_backend_jack = {
 	.stop = jk_stop,
 	.close = jk_close,
 	.info = jk_info,
-	.list = jk_list,
+	.list = al__jack_list,
 	.tasks = jk_tasks,
 };
-
-const char *
-al_jack_lib_version(void)
-{
-	const char *v = jack_get_version_string();
-
-	return v && *v ? v : "unknown";
-}

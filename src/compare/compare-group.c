@@ -234,6 +234,29 @@ out:
 	return rc;
 }
 
+/* Run r into the group called name among groups[0..*ng), a new one if none is. 0 or -ENOMEM. */
+static int
+group_add(struct group *groups, size_t *ng, const char *name, struct grun *r)
+{
+	size_t j;
+
+	for (j = 0; j < *ng && strcmp(groups[j].name, name); j++)
+		;
+	if (j == *ng)
+		groups[(*ng)++].name = name;
+	if (groups[j].n == groups[j].cap) {
+		size_t cap = groups[j].cap ? groups[j].cap * 2 : 8;
+		struct grun **nr = realloc(groups[j].runs, cap * sizeof(*nr));
+
+		if (!nr)
+			return -ENOMEM;
+		groups[j].runs = nr;
+		groups[j].cap = cap;
+	}
+	groups[j].runs[groups[j].n++] = r;
+	return 0;
+}
+
 int
 al_compare_groups(const struct al_report_doc *in, size_t n, const struct al_group_opts *o,
 		  json_t **out, char *err, size_t err_size)
@@ -269,22 +292,9 @@ al_compare_groups(const struct al_report_doc *in, size_t n, const struct al_grou
 		if (rc)
 			goto out;
 		name = key_of(in[i].doc, o->key);
-		for (j = 0; j < ng && strcmp(groups[j].name, name); j++)
-			;
-		if (j == ng)
-			groups[ng++].name = name;
-		if (groups[j].n == groups[j].cap) {
-			size_t cap = groups[j].cap ? groups[j].cap * 2 : 8;
-			struct grun **nr = realloc(groups[j].runs, cap * sizeof(*nr));
-
-			if (!nr) {
-				rc = -ENOMEM;
-				goto out;
-			}
-			groups[j].runs = nr;
-			groups[j].cap = cap;
-		}
-		groups[j].runs[groups[j].n++] = &runs[i];
+		rc = group_add(groups, &ng, name, &runs[i]);
+		if (rc)
+			goto out;
 	}
 	/* the baseline: the group asked for, else the first one met */
 	base = &groups[0];

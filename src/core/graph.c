@@ -317,11 +317,46 @@ charge_followers(struct al_graph *g, const struct al_graph_point *p, struct al_l
 	}
 }
 
+/*
+ * When a cycle that began at start_ns was due: the clock's time (nsec), or
+ * the last whole quantum back from it that came before the start (give or
+ * take a driver's estimate's slack). A cycle never starts much before it
+ * was due; one begun 4.1 ms into a 5.3 ms cycle was read, by the nearest
+ * quantum, as due 1.2 ms after it began: late 0, and no late start.
+ */
+static int64_t
+cycle_due(int64_t nsec, int64_t start_ns, int64_t q_ns)
+{
+	int64_t slack_ns = q_ns / 8 < START_SLACK_NS ? q_ns / 8 : START_SLACK_NS;
+
+	if (start_ns < nsec - slack_ns)
+		nsec -= q_ns * ((nsec - slack_ns - start_ns + q_ns - 1) / q_ns);
+	return nsec;
+}
+
+/* The driver began lc late_ns after it was due: the cause, once. */
+static void
+driver_started_late(struct al_graph *g, struct al_late_cycle *lc, const struct al_graph_block *d,
+		    int64_t late_ns)
+{
+	struct al_graph_cause c = { .id = d->id, .status = AL_NODE_TRIGGERED, .wait_ns = late_ns,
+				    .driver = true };
+
+	if (lc->kind & AL_LATE_START)
+		return;
+	snprintf(c.name, sizeof(c.name), "%s", d->name ? d->name : "");
+	lc->kind |= AL_LATE_START;
+	if (late_ns > lc->late_ns && !(lc->kind & AL_LATE_OVERRUN))
+		lc->late_ns = late_ns;
+	g->late_starts++;
+	add_cause(g, lc, &c);
+}
+
 void
 al_graph_add_point(struct al_graph *g, const struct al_graph_point *p)
 {
 	const struct al_graph_block *d = &p->driver;
-	int64_t q_ns, start_ns, due_ns, deadline_ns, slack_ns, end_ns = 0;
+	int64_t q_ns, start_ns, due_ns, deadline_ns, end_ns = 0;
 	bool ours = !g->self_id || d->id == g->self_id, complete, count, new_cycle, late_start;
 	struct al_late_cycle *lc = NULL;
 	uint32_t xruns = 0;
@@ -349,17 +384,7 @@ al_graph_add_point(struct al_graph *g, const struct al_graph_point *p)
 	start_ns = complete ? d->signal_ns : d->finish_ns;
 	if (complete)
 		end_ns = d->awake_ns;
-	/*
-	 * When it was due: the clock's cycle, or the last whole quantum back
-	 * from it that came before the start (give or take a driver's
-	 * estimate's slack). A cycle never starts much before it was due; one
-	 * begun 4.1 ms into a 5.3 ms cycle was read, by the nearest quantum,
-	 * as due 1.2 ms after it began: late 0, and no late start.
-	 */
-	due_ns = p->clock_nsec;
-	slack_ns = q_ns / 8 < START_SLACK_NS ? q_ns / 8 : START_SLACK_NS;
-	if (start_ns < due_ns - slack_ns)
-		due_ns -= q_ns * ((due_ns - slack_ns - start_ns + q_ns - 1) / q_ns);
+	due_ns = cycle_due(p->clock_nsec, start_ns, q_ns);
 	deadline_ns = due_ns + q_ns;
 	late_start = start_ns - due_ns > g->late_start_ns;
 	count = in_window(g, start_ns);
@@ -413,17 +438,8 @@ al_graph_add_point(struct al_graph *g, const struct al_graph_point *p)
 	if (late_start) {
 		if (!lc)
 			lc = late_of(g, start_ns, due_ns, q_ns);
-		if (lc && !(lc->kind & AL_LATE_START)) {
-			struct al_graph_cause c = { .id = d->id, .status = AL_NODE_TRIGGERED,
-						    .wait_ns = start_ns - due_ns, .driver = true };
-
-			snprintf(c.name, sizeof(c.name), "%s", d->name ? d->name : "");
-			lc->kind |= AL_LATE_START;
-			if (start_ns - due_ns > lc->late_ns && !(lc->kind & AL_LATE_OVERRUN))
-				lc->late_ns = start_ns - due_ns;
-			g->late_starts++;
-			add_cause(g, lc, &c);
-		}
+		if (lc)
+			driver_started_late(g, lc, d, start_ns - due_ns);
 	}
 	if (lc) {
 		for (i = 0; i < lc->n_causes; i++)

@@ -530,6 +530,40 @@ us_of(int64_t ns)
 	return ns <= 0 ? 0 : ns / AL_CT_NS_PER_US;
 }
 
+/* audiolat's own figures of r, "# audiolat.KEY: JSON", in the table's order. */
+static void
+write_ours(FILE *f, const struct al_ct_run *r)
+{
+	for (const struct al_ct_ours *o = al_ct_ours; o->key; o++) {
+		json_t *v = json_object_get(r->audiolat, o->key);
+		char *t;
+
+		if (!v)
+			continue;
+		t = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_ENSURE_ASCII);
+		fprintf(f, "# audiolat.%s: %s\n", o->key, t ? t : "null");
+		free(t);
+	}
+}
+
+/* Each thread's overflowed cycles as cyclictest lists them, the rest as "others". */
+static void
+write_ovf_cycles(FILE *f, const struct al_ct_run *r, const struct column *col)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		const struct al_ct_thread *t = &r->t[i];
+		uint64_t others = t->h.overflow + col[i].over - t->n_ovf;
+
+		fprintf(f, "# Thread %zu:", i);
+		for (size_t k = 0; k < t->n_ovf; k++)
+			fprintf(f, " %05" PRIu64, t->ovf_cycles[k]);
+		if (t->n_ovf < t->h.overflow + col[i].over)
+			fprintf(f, " # %05" PRIu64 " others", others);
+		fprintf(f, "\n");
+	}
+	fprintf(f, "\n");
+}
+
 int
 al_ct_hist_write(const struct al_ct_run *r, char **out)
 {
@@ -537,7 +571,6 @@ al_ct_hist_write(const struct al_ct_run *r, char **out)
 	bool sum = r->histofall && r->n > 1;
 	uint64_t all, max_all;
 	size_t i, len;
-	json_t *v;
 	FILE *f;
 
 	*out = NULL;
@@ -550,16 +583,7 @@ al_ct_hist_write(const struct al_ct_run *r, char **out)
 		*out = NULL;
 		return -ENOMEM;
 	}
-	for (const struct al_ct_ours *o = al_ct_ours; o->key; o++) { /* in the table's order */
-		char *t;
-
-		v = json_object_get(r->audiolat, o->key);
-		if (!v)
-			continue;
-		t = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_ENSURE_ASCII);
-		fprintf(f, "# audiolat.%s: %s\n", o->key, t ? t : "null");
-		free(t);
-	}
+	write_ours(f, r);
 	fprintf(f, "# Histogram\n");
 	for (i = 0; i < r->n; i++) {
 		col[i].h = &r->t[i].h;
@@ -622,18 +646,7 @@ al_ct_hist_write(const struct al_ct_run *r, char **out)
 	if (sum)
 		fprintf(f, " %05" PRIu64, all);
 	fprintf(f, "\n# Histogram Overflow at cycle number:\n");
-	for (i = 0; i < r->n; i++) {
-		const struct al_ct_thread *t = &r->t[i];
-		uint64_t others = t->h.overflow + col[i].over - t->n_ovf;
-
-		fprintf(f, "# Thread %zu:", i);
-		for (size_t k = 0; k < t->n_ovf; k++)
-			fprintf(f, " %05" PRIu64, t->ovf_cycles[k]);
-		if (t->n_ovf < t->h.overflow + col[i].over)
-			fprintf(f, " # %05" PRIu64 " others", others);
-		fprintf(f, "\n");
-	}
-	fprintf(f, "\n");
+	write_ovf_cycles(f, r, col);
 	free(col);
 	if (fclose(f)) {
 		free(*out);

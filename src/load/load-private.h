@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "core/clock.h"
 #include "load.h"
@@ -150,5 +151,17 @@ int64_t al__load_mem_bytes(const struct al_load_opts *o);
 
 /* Open an anonymous temporary file in dir (O_TMPFILE, else mkstemp+unlink). */
 int al__load_tmpfile(const char *dir, bool direct, int *fd_out);
+
+/* where a supervisor's ready pipe is (its fds: 0 and 1 /dev/null, 2 kept, this) */
+#define AL_LOAD_READY_FD 3
+
+/*
+ * The supervisor of one load (supervisor.c), in the child the controller
+ * forked: its group, the workers, 'r' or 'e' on ready_fd, never returns.
+ */
+__attribute__((noreturn)) void al__load_supervisor_main(const struct al_load_item *item,
+							 const struct al_load_opts *o,
+							 struct al_load_shm *shm, int ready_fd,
+							 pid_t controller);
 
 #endif

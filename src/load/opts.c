@@ -3,6 +3,7 @@
 #define AL_LOAD_PRIVATE
 #include <ctype.h>
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
@@ -297,11 +298,39 @@ opt_size(const char *name, const char *arg, int64_t min, int64_t *out, char *err
 	return r;
 }
 
+/* The load options that are a whole number in a range, each an int of struct al_load_opts. */
+static const struct {
+	const char *name;
+	long min, max;
+	size_t off;
+} int_opts[] = {
+	{ "load-nice", -20, 19, offsetof(struct al_load_opts, nice) },
+	{ "workers", 1, 1024, offsetof(struct al_load_opts, workers) },
+	{ "groups", 1, 1000, offsetof(struct al_load_opts, hb_groups) },
+	{ "fds", 1, 1000, offsetof(struct al_load_opts, hb_fds) },
+	{ "loops", 1, 100000000, offsetof(struct al_load_opts, hb_loops) },
+	{ "datasize", 1, 1048576, offsetof(struct al_load_opts, hb_datasize) },
+	{ "rt-prio", 1, 98, offsetof(struct al_load_opts, rt_prio) },
+};
+
+/* The flags: each sets a bool of struct al_load_opts to value. */
+static const struct {
+	const char *name;
+	size_t off;
+	bool value;
+} flag_opts[] = {
+	{ "direct", offsetof(struct al_load_opts, direct), true },
+	{ "pipe", offsetof(struct al_load_opts, hb_pipe), true },
+	{ "threads", offsetof(struct al_load_opts, hb_threads), true },
+	{ "process", offsetof(struct al_load_opts, hb_threads), false },
+};
+
 int
 al_load_opt_set(struct al_load_opts *o, const char *name, const char *arg, char *err,
 		size_t err_size)
 {
 	const struct al_optdef *d;
+	size_t i;
 	long v;
 	int r;
 
@@ -324,12 +353,18 @@ al_load_opt_set(struct al_load_opts *o, const char *name, const char *arg, char 
 				 arg);
 		return r;
 	}
-	if (!strcmp(name, "load-nice")) {
-		r = opt_long(name, arg, -20, 19, &v, err, err_size);
-		if (!r)
-			o->nice = (int)v;
-		return r;
-	}
+	for (i = 0; i < sizeof(int_opts) / sizeof(int_opts[0]); i++)
+		if (!strcmp(name, int_opts[i].name)) {
+			r = opt_long(name, arg, int_opts[i].min, int_opts[i].max, &v, err, err_size);
+			if (!r)
+				*(int *)((char *)o + int_opts[i].off) = (int)v;
+			return r;
+		}
+	for (i = 0; i < sizeof(flag_opts) / sizeof(flag_opts[0]); i++)
+		if (!strcmp(name, flag_opts[i].name)) {
+			*(bool *)((char *)o + flag_opts[i].off) = flag_opts[i].value;
+			return 0;
+		}
 	if (!strcmp(name, "load-cpus")) {
 		r = al_load_parse_cpus(arg, o);
 		if (r)
@@ -345,66 +380,17 @@ al_load_opt_set(struct al_load_opts *o, const char *name, const char *arg, char 
 		snprintf(o->dir, sizeof(o->dir), "%s", arg);
 		return 0;
 	}
-	if (!strcmp(name, "direct")) {
-		o->direct = true;
-		return 0;
-	}
 	if (!strcmp(name, "file-size"))
 		return opt_size(name, arg, 4096, &o->file_size_bytes, err, err_size);
 	if (!strcmp(name, "mem-size"))
 		return opt_size(name, arg, 4096, &o->mem_bytes, err, err_size);
-	if (!strcmp(name, "workers")) {
-		r = opt_long(name, arg, 1, 1024, &v, err, err_size);
-		if (!r)
-			o->workers = (int)v;
-		return r;
-	}
-	if (!strcmp(name, "groups")) {
-		r = opt_long(name, arg, 1, 1000, &v, err, err_size);
-		if (!r)
-			o->hb_groups = (int)v;
-		return r;
-	}
-	if (!strcmp(name, "fds")) {
-		r = opt_long(name, arg, 1, 1000, &v, err, err_size);
-		if (!r)
-			o->hb_fds = (int)v;
-		return r;
-	}
-	if (!strcmp(name, "loops")) {
-		r = opt_long(name, arg, 1, 100000000, &v, err, err_size);
-		if (!r)
-			o->hb_loops = (int)v;
-		return r;
-	}
-	if (!strcmp(name, "datasize")) {
-		r = opt_long(name, arg, 1, 1048576, &v, err, err_size);
-		if (!r)
-			o->hb_datasize = (int)v;
-		return r;
-	}
 	if (!strcmp(name, "rt-period"))
 		return opt_duration(name, arg, 100 * AL_NS_PER_US, AL_NS_PER_SEC, "100us..1s",
 				    &o->rt_period_ns, err, err_size);
 	if (!strcmp(name, "rt-run"))
 		return opt_rt_run(o, arg, err, err_size);
-	if (!strcmp(name, "rt-prio")) {
-		r = opt_long(name, arg, 1, 98, &v, err, err_size);
-		if (!r)
-			o->rt_prio = (int)v;
-		return r;
-	}
-	if (!strcmp(name, "pipe")) {
-		o->hb_pipe = true;
-		return 0;
-	}
-	if (!strcmp(name, "threads")) {
-		o->hb_threads = true;
-		return 0;
-	}
-	/* "process" */
-	o->hb_threads = false;
-	return 0;
+	snprintf(err, err_size, "--%s: declared, but not set here", name);
+	return -ENOENT;
 }
 
 static bool

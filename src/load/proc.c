@@ -32,7 +32,6 @@
 
 #define RUNNING_MAX 64           /* loads running at once, over all sets */
 #define READY_TIMEOUT_MS 10000
-#define READY_FD 3
 #define STOP_GRACE_NS (2 * AL_NS_PER_SEC) /* a supervisor's sweep, then SIGKILL */
 
 struct al_load_run {
@@ -92,347 +91,6 @@ unregister_slot(int slot)
 {
 	if (slot >= 0)
 		running_pgid[slot] = 0;
-}
-
-/* ---- in the supervisor and the workers ---- */
-
-/* struct linux_dirent64, for getdents64 (glibc's readdir is not async-signal-safe) */
-struct dirent64_raw {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
-
-/* "1234" -> 1234; 0 for anything else. Async-signal-safe. */
-static pid_t
-pid_of_name(const char *s)
-{
-	pid_t v = 0;
-
-	if (!*s)
-		return 0;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || v > 100000000)
-			return 0;
-		v = v * 10 + (*s - '0');
-	}
-	return v;
-}
-
-/*
- * The parent of pid from /proc/PID/stat ("PID (COMM) S PPID ...", COMM may
- * hold spaces and parentheses), and its state letter; 0 when unreadable.
- * Async-signal-safe: open, read, close and hand-made number formatting.
- */
-static pid_t
-ppid_of(pid_t pid, char *state)
-{
-	char path[32] = "/proc/", digits[12], buf[512], *p, *close_paren = NULL;
-	int nd = 0, fd, i = 6;
-	ssize_t n;
-	pid_t ppid = 0;
-
-	do
-		digits[nd++] = (char)('0' + pid % 10);
-	while ((pid /= 10) && nd < 11);
-	while (nd)
-		path[i++] = digits[--nd];
-	memcpy(path + i, "/stat", 6);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	for (p = buf; *p; p++)
-		if (*p == ')')
-			close_paren = p;
-	if (!close_paren || close_paren[1] != ' ' || !close_paren[2] || close_paren[3] != ' ')
-		return 0;
-	*state = close_paren[2];
-	for (p = close_paren + 4; *p >= '0' && *p <= '9'; p++)
-		ppid = ppid * 10 + (*p - '0');
-	return ppid;
-}
-
-#define SWEEP_MARKS_MAX 8192
-#define SWEEP_ROUNDS_MAX 200
-
-/*
- * Kill every descendant of this process, wherever it went: a command that
- * left the process group (timeout(1) makes its own; setsid) is out of
- * reach of kill(0, ...), but it stays our descendant, and as a child
- * subreaper we inherit the orphans of whatever we kill. Rounds over /proc
- * until none is left alive. Async-signal-safe (it runs in the SIGTERM
- * handler): static memory, getdents64, open/read, kill, waitpid, nanosleep.
- */
-static void
-kill_descendants(void)
-{
-	static pid_t marked[SWEEP_MARKS_MAX];
-	static char dents[8192];
-	struct timespec pause = { 0, 2 * 1000 * 1000 };
-	int n_marked = 1, round, found, dfd, i, j;
-	pid_t pid, ppid;
-	long n, off;
-	char state;
-
-	marked[0] = getpid();
-	for (round = 0; round < SWEEP_ROUNDS_MAX; round++) {
-		found = 0;
-		dfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (dfd < 0)
-			return;
-		while ((n = syscall(SYS_getdents64, dfd, dents, sizeof(dents))) > 0) {
-			for (off = 0; off < n;) {
-				struct dirent64_raw *d = (struct dirent64_raw *)(dents + off);
-
-				off += d->d_reclen;
-				pid = pid_of_name(d->d_name);
-				if (pid <= 0 || pid == marked[0])
-					continue;
-				ppid = ppid_of(pid, &state);
-				if (ppid <= 0 || state == 'Z')
-					continue;
-				for (i = 0; i < n_marked && marked[i] != ppid; i++)
-					;
-				if (i == n_marked)
-					continue;
-				for (j = 0; j < n_marked && marked[j] != pid; j++)
-					;
-				if (j == n_marked && n_marked < SWEEP_MARKS_MAX)
-					marked[n_marked++] = pid;
-				kill(pid, SIGKILL);
-				found++;
-			}
-		}
-		close(dfd);
-		/* our children, and the orphans reparented to us */
-		while (waitpid(-1, NULL, WNOHANG) > 0)
-			;
-		if (!found)
-			return;
-		nanosleep(&pause, NULL);
-	}
-}
-
-/* SIGTERM (audiolat stops the load, or died: PDEATHSIG): every descendant, then the group. */
-static void
-die_with_group(int sig)
-{
-	(void)sig;
-	kill_descendants();
-	kill(0, SIGKILL);
-	_exit(1);
-}
-
-static void
-reset_signals(void)
-{
-	struct sigaction sa = { .sa_handler = SIG_DFL };
-	sigset_t none;
-	int sig;
-
-	sigemptyset(&sa.sa_mask);
-	for (sig = 1; sig < NSIG; sig++)
-		if (sig != SIGKILL && sig != SIGSTOP)
-			sigaction(sig, &sa, NULL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-}
-
-static void
-close_fds_from(int first)
-{
-#ifdef SYS_close_range
-	if (syscall(SYS_close_range, (unsigned int)first, ~0U, 0) == 0)
-		return;
-#endif
-	for (long fd = first, max = sysconf(_SC_OPEN_MAX); fd < (max > 0 ? max : 1024); fd++)
-		close((int)fd);
-}
-
-/* Every CPU the machine has. */
-static void
-all_cpus(void)
-{
-	cpu_set_t all;
-	long n = sysconf(_SC_NPROCESSORS_CONF);
-
-	CPU_ZERO(&all);
-	for (long c = 0; c < n && c < CPU_SETSIZE; c++)
-		CPU_SET(c, &all);
-	sched_setaffinity(0, sizeof(all), &all);
-}
-
-static int
-apply_sched(const struct al_load_opts *o, struct al_load_shm *shm)
-{
-	struct sched_param sp = { .sched_priority = 0 };
-
-	if (!o->cpus_all) {
-		if (sched_setaffinity(0, sizeof(o->cpus), &o->cpus))
-			return al_load_fail(shm, -errno, "--load-cpus %s: %s", o->cpus_text,
-					    strerror(errno));
-	} else {
-		/* undo a pinning inherited from the controller */
-		all_cpus();
-	}
-	if (o->policy == SCHED_RR || o->policy == SCHED_FIFO)
-		sp.sched_priority = o->prio;
-	if (sched_setscheduler(0, o->policy, &sp))
-		return al_load_fail(shm, -errno, "--load-policy: cannot set it: %s%s",
-				    strerror(errno),
-				    errno == EPERM ? " (needs root, CAP_SYS_NICE or an rtprio limit)"
-						   : "");
-	if (setpriority(PRIO_PROCESS, 0, o->nice))
-		return al_load_fail(shm, -errno, "--load-nice %d: %s", o->nice, strerror(errno));
-	return 0;
-}
-
-/*
- * Back to every CPU at SCHED_OTHER. The CPUs first: dropped to SCHED_OTHER
- * while still pinned beside the real-time worker it left there, the
- * supervisor would wait for that worker to yield the CPU.
- */
-static void
-leave_load_sched(void)
-{
-	struct sched_param sp = { .sched_priority = 0 };
-
-	all_cpus();
-	sched_setscheduler(0, SCHED_OTHER, &sp);
-	setpriority(PRIO_PROCESS, 0, 0);
-}
-
-/* Tell the controller the setup is done: 'r' ready, 'e' failed (error in shm). */
-static void
-ready(int fd, char c)
-{
-	ssize_t w;
-
-	do
-		w = write(fd, &c, 1);
-	while (w < 0 && errno == EINTR);
-	close(fd);
-}
-
-static __attribute__((noreturn)) void
-supervisor_main(const struct al_load_item *item, const struct al_load_opts *o,
-		struct al_load_shm *shm, int ready_fd, pid_t controller)
-{
-	const struct al_load_ops *ops = item->ops;
-	struct al_load_ctx ctx = {
-		.opts = o, .arg = item->arg, .shm = shm,
-	};
-	struct sigaction sa = { .sa_handler = die_with_group };
-	pid_t self, *workers;
-	int i, n, alive, st, fd;
-
-	setpgid(0, 0);
-	reset_signals();
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
-	if (getppid() != controller)
-		die_with_group(0);
-	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-	al__load_set_comm(ops->name);
-	self = getpid();
-
-	/* fds: 0 and 1 from /dev/null, 2 kept, the ready pipe at 3, nothing else */
-	if (ready_fd != READY_FD) {
-		dup2(ready_fd, READY_FD);
-		close(ready_fd);
-	}
-	close_fds_from(READY_FD + 1);
-	fd = open("/dev/null", O_RDWR);
-	if (fd >= 0) {
-		dup2(fd, 0);
-		dup2(fd, 1);
-		if (fd > 2 && fd != READY_FD)
-			close(fd);
-	}
-
-	if (apply_sched(o, shm))
-		goto fail_ready;
-	n = al_load_workers(ops, o);
-	ctx.n_workers = n;
-	if (ops->setup && ops->setup(&ctx)) {
-		if (!atomic_load(&shm->error_set))
-			al_load_fail(shm, -EIO, "setup failed");
-		goto fail_ready;
-	}
-	workers = calloc((size_t)n, sizeof(*workers));
-	if (!workers) {
-		al_load_fail(shm, -ENOMEM, "out of memory");
-		goto fail_ready;
-	}
-	for (i = 0; i < n; i++) {
-		workers[i] = fork();
-		if (workers[i] < 0) {
-			al_load_fail(shm, -errno, "fork: %s", strerror(errno));
-			goto fail_ready;
-		}
-		if (workers[i] == 0) {
-			prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-			if (getppid() != self)
-				_exit(1);
-			reset_signals();
-			close(READY_FD);
-			ctx.index = i;
-			_exit(ops->worker(&ctx) ? 1 : 0);
-		}
-	}
-	/*
-	 * The workers have the load's scheduling; the supervisor itself goes
-	 * back to SCHED_OTHER on every CPU, so that a real-time load that
-	 * never yields its CPU cannot starve the one process that must kill it.
-	 */
-	leave_load_sched();
-	/* a worker may have failed already: FAILED stays */
-	st = AL_LOAD_STARTING;
-	atomic_compare_exchange_strong(&shm->state, &st, AL_LOAD_RUNNING);
-	ready(READY_FD, 'r');
-
-	for (alive = n; alive > 0;) {
-		pid_t pid = waitpid(-1, &st, 0);
-
-		if (pid < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		for (i = 0; i < n && workers[i] != pid; i++)
-			;
-		if (i == n)
-			continue; /* an orphan of a cmd load, reparented to us */
-		alive--;
-		if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
-			continue;
-		if (WIFEXITED(st))
-			al_load_fail(shm, -EIO, "worker %d exited with status %d", (int)pid,
-				     WEXITSTATUS(st));
-		else
-			al_load_fail(shm, -EINTR, "worker %d was killed by signal %d (%s)",
-				     (int)pid, WTERMSIG(st), strsignal(WTERMSIG(st)));
-		kill(0, SIGKILL);
-	}
-	st = AL_LOAD_RUNNING;
-	atomic_compare_exchange_strong(&shm->state, &st, AL_LOAD_DONE);
-	kill(0, SIGKILL); /* leftovers of the group, and us */
-	_exit(0);
-
-fail_ready:
-	ready(READY_FD, 'e');
-	kill(0, SIGKILL);
-	_exit(1);
 }
 
 /* ---- in the controller ---- */
@@ -552,6 +210,40 @@ wait_ready(int fd, int64_t deadline_ns)
 	}
 }
 
+/*
+ * Each started load's word on its ready pipe (ready_fds[i], closed here),
+ * all within READY_TIMEOUT_MS: 0, or -errno with the first one's failure
+ * in err.
+ */
+static int
+wait_all_ready(struct al_load_set *s, int *ready_fds, char *err, size_t err_size)
+{
+	int64_t deadline_ns = al_clock_now_ns() + READY_TIMEOUT_MS * AL_NS_PER_MS;
+	int i, r;
+
+	for (i = 0; i < s->n; i++) {
+		struct al_load_run *run = &s->runs[i];
+
+		r = wait_ready(ready_fds[i], deadline_ns);
+		close(ready_fds[i]);
+		ready_fds[i] = -1;
+		/* a setup failure; later ones (a worker's) are for poll and stop */
+		if (r == -EIO && atomic_load(&run->shm->state) == AL_LOAD_FAILED) {
+			snprintf(err, err_size, "%s: %s", run->item.ops->name, run->shm->error);
+			r = atomic_load(&run->shm->error_code);
+			return r >= 0 ? -EIO : r;
+		}
+		if (r) {
+			run_check(run);
+			if (!run->reaped || !run_error(run, false, err, err_size))
+				snprintf(err, err_size, "%s: the load did not start: %s",
+					 run->item.ops->name, strerror(-r));
+			return r;
+		}
+	}
+	return 0;
+}
+
 int
 al_load_phase_start(const struct al_phase_spec *ph, const struct al_load_opts *o,
 		    struct al_load_set **out, char *err, size_t err_size)
@@ -559,7 +251,6 @@ al_load_phase_start(const struct al_phase_spec *ph, const struct al_load_opts *o
 	int ready_fds[AL_LOAD_PHASE_LOADS], pfd[2], i, r = 0;
 	struct al_load_set *s;
 	pid_t controller = getpid();
-	int64_t deadline_ns;
 
 	if (err_size)
 		err[0] = 0;
@@ -616,7 +307,7 @@ al_load_phase_start(const struct al_phase_spec *ph, const struct al_load_opts *o
 		}
 		if (pid == 0) {
 			close(pfd[0]);
-			supervisor_main(&run->item, &s->opts, run->shm, pfd[1], controller);
+			al__load_supervisor_main(&run->item, &s->opts, run->shm, pfd[1], controller);
 		}
 		s->n++;
 		setpgid(pid, pid); /* also done by the child; whichever runs first */
@@ -632,31 +323,9 @@ al_load_phase_start(const struct al_phase_spec *ph, const struct al_load_opts *o
 		}
 	}
 
-	deadline_ns = al_clock_now_ns() + READY_TIMEOUT_MS * AL_NS_PER_MS;
-	for (i = 0; i < s->n; i++) {
-		struct al_load_run *run = &s->runs[i];
-
-		r = wait_ready(ready_fds[i], deadline_ns);
-		close(ready_fds[i]);
-		ready_fds[i] = -1;
-		/* a setup failure; later ones (a worker's) are for poll and stop */
-		if (r == -EIO && atomic_load(&run->shm->state) == AL_LOAD_FAILED) {
-			snprintf(err, err_size, "%s: %s", run->item.ops->name, run->shm->error);
-			r = atomic_load(&run->shm->error_code);
-			if (r >= 0)
-				r = -EIO;
-			goto fail;
-		}
-		if (r) {
-			run_check(run);
-			if (run->reaped && run_error(run, false, err, err_size))
-				;
-			else
-				snprintf(err, err_size, "%s: the load did not start: %s",
-					 run->item.ops->name, strerror(-r));
-			goto fail;
-		}
-	}
+	r = wait_all_ready(s, ready_fds, err, err_size);
+	if (r)
+		goto fail;
 	*out = s;
 	return 0;
 

@@ -579,6 +579,24 @@ connect_ports(struct jport *j, const struct al_midi_port_cfg *cfg, char *err, si
 	return 0;
 }
 
+/* The server's period and rate, its clock checked, the loop's timeouts in its frames. */
+static void
+server_figures(struct jport *j, const struct al_midi_port_cfg *cfg, struct al_midi_port_info *info)
+{
+	j->nframes = jack_get_buffer_size(j->client);
+	j->rate_hz = jack_get_sample_rate(j->client);
+	al_grid_start(&j->grid, j->rate_hz);
+	info->rate_hz = jack_get_sample_rate(j->client);
+	info->period_frames = j->nframes;
+	info->server_realtime = jack_is_realtime(j->client);
+	check_clock(j, info);
+	snprintf(info->timestamp_source, sizeof(info->timestamp_source), "jack-frame-time");
+	j->timeout_frames = (int32_t)((cfg->loop_timeout_ns / 1000) * info->rate_hz / 1000000);
+	j->gap_frames = (int32_t)((cfg->loop_gap_ns / 1000) * info->rate_hz / 1000000);
+	if (j->timeout_frames < (int32_t)j->nframes * 2)
+		j->timeout_frames = (int32_t)j->nframes * 2;
+}
+
 static int
 jack_open(struct al_midi_port *p, struct al_midi_port_info *info, char *err, size_t err_size)
 {
@@ -627,18 +645,7 @@ jack_open(struct al_midi_port *p, struct al_midi_port_info *info, char *err, siz
 		return al_text_err(err, err_size, -EIO, "jack: cannot open a client (status 0x%x)",
 				   (unsigned)status);
 	}
-	j->nframes = jack_get_buffer_size(j->client);
-	j->rate_hz = jack_get_sample_rate(j->client);
-	al_grid_start(&j->grid, j->rate_hz);
-	info->rate_hz = jack_get_sample_rate(j->client);
-	info->period_frames = j->nframes;
-	info->server_realtime = jack_is_realtime(j->client);
-	check_clock(j, info);
-	snprintf(info->timestamp_source, sizeof(info->timestamp_source), "jack-frame-time");
-	j->timeout_frames = (int32_t)((cfg->loop_timeout_ns / 1000) * info->rate_hz / 1000000);
-	j->gap_frames = (int32_t)((cfg->loop_gap_ns / 1000) * info->rate_hz / 1000000);
-	if (j->timeout_frames < (int32_t)j->nframes * 2)
-		j->timeout_frames = (int32_t)j->nframes * 2;
+	server_figures(j, cfg, info);
 
 	if (cfg->mode != AL_MIDI_MODE_SEND) {
 		j->in = jack_port_register(j->client, "in", JACK_DEFAULT_MIDI_TYPE, JackPortIsInput, 0);
