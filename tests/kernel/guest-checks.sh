@@ -205,14 +205,19 @@ check_aloop_crosscheck() {
 	arecord -q -D hw:Loopback,1,0 -t raw -f S16_LE -c 2 -r 48000 -B 500000 -d 10 "$W/c" 2>"$W/err" &
 	rpid=$!
 	wait_pcm_running "$(card_index Loopback)" c 0
-	before=$(wc -c <"$W/c")
 	aplay -q -D hw:Loopback,0,0 -t raw -f S16_LE -c 2 -r 48000 -B 500000 "$W/p" 2>>"$W/err"
 	expect_rc $? "aplay" 0
-	# what was played has been recorded: as many bytes more as aplay played
-	_i=0
-	while [ "$(wc -c <"$W/c")" -lt $((before + 32768)) ] && [ $_i -lt 50 ]; do
+	# what was played has been recorded: aplay drained its buffer before it
+	# returned, so its last frame went through the loopback by then; a
+	# further 0.5 s of capture (the capture buffer's length, 96000 bytes)
+	# has it in the file. (Waiting only for as many bytes as aplay played
+	# after the capture started counted the silence of aplay's own start
+	# under TCG: 1824 of 2048 patterns, once.) 10 s at most, on the guest's
+	# clock.
+	after=$(wc -c <"$W/c")
+	_end=$(($(cut -d. -f1 /proc/uptime) + 10))
+	while [ "$(wc -c <"$W/c")" -lt $((after + 96000)) ] && [ "$(cut -d. -f1 /proc/uptime)" -lt $_end ]; do
 		sleep 0.1
-		_i=$((_i + 1))
 	done
 	kill -INT $rpid
 	wait $rpid
