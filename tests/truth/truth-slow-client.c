@@ -14,6 +14,13 @@
  * audiolat. With $TRUTH_SLOW_OUT set, the same line is also written to
  * that file every 250 ms while it runs (a `cmd` load is killed, not asked
  * to end). Exits 1 when it cannot reach the server or a port.
+ *
+ * truth-slow-client BUSY_US -w PATTERN: started before the client it is to
+ * be ahead of, waits (10 s at most) for an input port matching PATTERN
+ * (jack_get_ports' regular expression) and connects to it as soon as its
+ * owner is active (jackd refuses a connection to an inactive client: tried
+ * again every 0.5 ms), so that the lateness is there from that client's
+ * first cycles: the truth matrix's lateness from the start.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -94,6 +101,43 @@ report_to(const char *path)
 		rename(tmp, path);
 }
 
+static void
+silent(const char *msg)
+{
+	(void)msg;
+}
+
+static void
+to_stderr(const char *msg)
+{
+	fprintf(stderr, "%s\n", msg);
+}
+
+/* -w PATTERN: the first input port matching it, connected once its owner is
+ * active (jackd's refusals meanwhile are not printed) */
+static int
+connect_when_there(jack_client_t *self, const char *pattern)
+{
+	int64_t until_ns = truth_now_ns() + 10 * (int64_t)1000000000;
+	const char **ports;
+	int rc = -1;
+
+	jack_set_error_function(silent);
+	while (rc && !truth_stop && truth_now_ns() < until_ns) {
+		ports = jack_get_ports(self, pattern, JACK_DEFAULT_AUDIO_TYPE, JackPortIsInput);
+		if (ports && ports[0])
+			rc = jack_connect(self, jack_port_name(out), ports[0]);
+		jack_free(ports);
+		if (rc)
+			usleep(500);
+	}
+	jack_set_error_function(to_stderr);
+	if (rc)
+		fprintf(stderr, "truth-slow-client: no active port matching '%s' to connect to in 10 s\n",
+			pattern);
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -104,7 +148,7 @@ main(int argc, char **argv)
 	int i;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: truth-slow-client BUSY_US PORT...\n");
+		fprintf(stderr, "usage: truth-slow-client BUSY_US PORT... | -w PATTERN\n");
 		return 2;
 	}
 	us = strtol(argv[1], &end, 10);
@@ -114,6 +158,13 @@ main(int argc, char **argv)
 	c = truth_jack_open("truth-slow", JACK_DEFAULT_AUDIO_TYPE, process, &out, &rate_hz);
 	if (!c)
 		return 1;
+	if (argc == 4 && !strcmp(argv[2], "-w")) {
+		if (connect_when_there(c, argv[3])) {
+			jack_client_close(c);
+			return 1;
+		}
+		argc = 2; /* connected: no PORT left */
+	}
 	for (i = 2; i < argc; i++)
 		if (jack_connect(c, jack_port_name(out), argv[i])) {
 			fprintf(stderr, "truth-slow-client: cannot connect to %s\n", argv[i]);

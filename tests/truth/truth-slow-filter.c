@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * truth-slow-filter [-n NAME] [-e N] (-u BUSY_US | -q FACTOR): a node of
+ * truth-slow-filter [-n NAME] [-e N] [-l PATTERN] (-u BUSY_US | -q FACTOR): a node of
  * known slowness in a PipeWire graph, for the truth matrix and the blame
  * tests. A pw_filter (its process in the data thread, PW_FILTER_FLAG_RT_PROCESS)
  * with one DSP output port, NAME:out, that spins in every Nth cycle (every
@@ -10,10 +10,18 @@
  * runs, and on SIGTERM/SIGINT one line of what it really spent:
  *   cycles=N slow=N busy_mean_ns=N busy_max_ns=N slow_mean_ns=N slow_min_ns=N
  * (busy_*: every cycle's time in process; slow_*: the cycles it spun in).
+ * With -l PATTERN it links NAME:out itself, at once, to the first input
+ * port whose "NODE:PORT" name matches PATTERN (a POSIX extended regular
+ * expression, as pw-link -i lists them) when that port appears in the
+ * registry: started before the node it is to be ahead of, the lateness
+ * is there from that node's first cycles (the truth matrix's lateness
+ * from the start; pw-link, polled from a script, came 60 ms late), and
+ * says "linked" when the link is made.
  * Exits 1 when PipeWire cannot be reached.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <regex.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -38,6 +46,17 @@ struct slow {
 	double factor;        /* -q */
 	atomic_ullong cycles, slow, busy_sum, busy_max, slow_sum, slow_min;
 	atomic_int ready;
+	/* -l: linking ourselves to the first input port matching link_re */
+	int linking;
+	regex_t link_re;
+	struct pw_registry *registry;
+	struct spa_hook registry_listener;
+	const char *name;                         /* our node's name (-n) */
+	uint32_t out_node_id, out_port_id;        /* our out port's global ids, once seen */
+	uint32_t in_node_id, in_port_id;          /* the port to feed, once seen */
+	struct { uint32_t id; char name[128]; } nodes[64]; /* node ids and names seen */
+	int n_nodes;
+	struct pw_proxy *link;
 };
 
 static struct slow S;
@@ -102,6 +121,95 @@ static const struct pw_filter_events filter_events = {
 	.process = on_process,
 };
 
+static const char *
+node_name(const struct slow *s, uint32_t id)
+{
+	int i;
+
+	for (i = 0; i < s->n_nodes; i++)
+		if (s->nodes[i].id == id)
+			return s->nodes[i].name;
+	return NULL;
+}
+
+/* both ends known and no link yet: the link, made by the server's link factory */
+static void
+link_when_ready(struct slow *s)
+{
+	char out_node[16], out_port[16], in_node[16], in_port[16];
+
+	if (s->link || !s->out_port_id || !s->in_port_id)
+		return;
+	snprintf(out_node, sizeof(out_node), "%u", s->out_node_id);
+	snprintf(out_port, sizeof(out_port), "%u", s->out_port_id);
+	snprintf(in_node, sizeof(in_node), "%u", s->in_node_id);
+	snprintf(in_port, sizeof(in_port), "%u", s->in_port_id);
+	s->link = pw_core_create_object(s->core, "link-factory", PW_TYPE_INTERFACE_Link,
+					PW_VERSION_LINK,
+					&SPA_DICT_INIT_ARRAY(((struct spa_dict_item[]){
+						{ PW_KEY_LINK_OUTPUT_NODE, out_node },
+						{ PW_KEY_LINK_OUTPUT_PORT, out_port },
+						{ PW_KEY_LINK_INPUT_NODE, in_node },
+						{ PW_KEY_LINK_INPUT_PORT, in_port },
+						{ PW_KEY_OBJECT_LINGER, "false" } })),
+					0);
+	if (s->link) {
+		printf("linked %s:%s -> %s:%s\n", out_node, out_port, in_node, in_port);
+		fflush(stdout);
+	}
+}
+
+static void
+on_global(void *data, uint32_t id, uint32_t permissions, const char *type, uint32_t version,
+	  const struct spa_dict *props)
+{
+	struct slow *s = data;
+	const char *v, *dir, *port, *nname;
+	uint32_t node;
+	char full[300];
+
+	(void)permissions;
+	(void)version;
+	if (!props)
+		return;
+	if (!strcmp(type, PW_TYPE_INTERFACE_Node)) {
+		v = spa_dict_lookup(props, PW_KEY_NODE_NAME);
+		if (v && s->n_nodes < (int)(sizeof(s->nodes) / sizeof(s->nodes[0]))) {
+			s->nodes[s->n_nodes].id = id;
+			snprintf(s->nodes[s->n_nodes].name, sizeof(s->nodes[0].name), "%s", v);
+			s->n_nodes++;
+		}
+		return;
+	}
+	if (strcmp(type, PW_TYPE_INTERFACE_Port))
+		return;
+	v = spa_dict_lookup(props, PW_KEY_NODE_ID);
+	dir = spa_dict_lookup(props, PW_KEY_PORT_DIRECTION);
+	port = spa_dict_lookup(props, PW_KEY_PORT_NAME);
+	if (!v || !dir || !port)
+		return;
+	node = (uint32_t)strtoul(v, NULL, 10);
+	nname = node_name(s, node);
+	if (!nname)
+		return;
+	if (!strcmp(nname, s->name) && !strcmp(dir, "out")) {
+		s->out_node_id = node;
+		s->out_port_id = id;
+	} else if (!strcmp(dir, "in") && !s->in_port_id) {
+		snprintf(full, sizeof(full), "%s:%s", nname, port);
+		if (!regexec(&s->link_re, full, 0, NULL, 0)) {
+			s->in_node_id = node;
+			s->in_port_id = id;
+		}
+	}
+	link_when_ready(s);
+}
+
+static const struct pw_registry_events registry_events = {
+	PW_VERSION_REGISTRY_EVENTS,
+	.global = on_global,
+};
+
 static void
 on_signal(void *data, int sig)
 {
@@ -134,8 +242,13 @@ main(int argc, char **argv)
 	int opt;
 
 	S.every = 1;
-	while ((opt = getopt(argc, argv, "n:e:u:q:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:e:u:q:l:")) != -1) {
 		switch (opt) {
+		case 'l':
+			if (regcomp(&S.link_re, optarg, REG_EXTENDED | REG_NOSUB))
+				return 2;
+			S.linking = 1;
+			break;
 		case 'n':
 			name = optarg;
 			break;
@@ -155,7 +268,7 @@ main(int argc, char **argv)
 				return 2;
 			break;
 		default:
-			fprintf(stderr, "usage: truth-slow-filter [-n NAME] [-e N] (-u BUSY_US | -q FACTOR)\n");
+			fprintf(stderr, "usage: truth-slow-filter [-n NAME] [-e N] [-l PATTERN] (-u BUSY_US | -q FACTOR)\n");
 			return 2;
 		}
 	}
@@ -163,6 +276,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "truth-slow-filter: -u or -q\n");
 		return 2;
 	}
+	S.name = name;
 	pw_init(&argc, &argv);
 	S.loop = pw_main_loop_new(NULL);
 	if (!S.loop)
@@ -195,9 +309,23 @@ main(int argc, char **argv)
 		fprintf(stderr, "truth-slow-filter: cannot connect to PipeWire\n");
 		return 1;
 	}
+	if (S.linking) {
+		S.registry = pw_core_get_registry(S.core, PW_VERSION_REGISTRY, 0);
+		if (!S.registry)
+			return 1;
+		pw_registry_add_listener(S.registry, &S.registry_listener, &registry_events, &S);
+	}
 	timer = pw_loop_add_timer(pw_main_loop_get_loop(S.loop), on_tick, &S);
 	pw_loop_update_timer(pw_main_loop_get_loop(S.loop), timer, &tick, &tick, false);
 	pw_main_loop_run(S.loop);
+	if (S.link)
+		pw_proxy_destroy(S.link);
+	if (S.registry) {
+		spa_hook_remove(&S.registry_listener);
+		pw_proxy_destroy((struct pw_proxy *)S.registry);
+	}
+	if (S.linking)
+		regfree(&S.link_re);
 	spa_hook_remove(&S.filter_listener);
 	pw_filter_destroy(S.filter);
 	pw_core_disconnect(S.core);

@@ -395,4 +395,86 @@ if [ -n "$LATE" ]; then
 		" \([.xrun_events[] | select(.phase == $ph.name)] | length); \(.backend.detail)"' "$J" 2>/dev/null
 fi
 
+# --- the same lateness present from the start, and across an xrun of the
+# path midway: the client (or filter) ahead of ours started before the run
+# and linked to our input as soon as it could be (-w: when our client is
+# active; the filter: when our node has its port), a stall of audiolat
+# midway. A boundary fitted to our wake-ups would read 0 for a lateness
+# there when it was drawn and again after the stall restarted it; a
+# measured one reads its size before and after (plug:jack's fitted line
+# is labelled, above: not here). Measured once and judged.
+case $BE in
+jack | pwjack | pipewire)
+	FROM_RUN=("${RUN[@]}")
+	[ "$BE" = pipewire ] && FROM_RUN=(-b pipewire --duplex)
+	FROM_RUN+=(-a "$CPU")
+	SLOW_OUT=$T_TMP/slow-from.out
+	rm -f "$SLOW_OUT"
+	if [ "$BE" = pipewire ]; then
+		taskset -c 0 "$WRAP" "$SLOW" 2000 "$LATE" >"$SLOW_OUT" 2>"$T_TMP/slow-from.err" &
+	else
+		TRUTH_SLOW_OUT=$SLOW_OUT "${PRE[@]}" taskset -c 0 "$SLOW" 2000 -w "$LATE" \
+			>/dev/null 2>"$T_TMP/slow-from.err" &
+	fi
+	SLOW_PID=$!
+	S=$(truth_random 120 200)
+	if truth_start "$J" "${PRE[@]}" "$AUDIOLAT" run "${FROM_RUN[@]}" -L 20 -d 6s; then
+		sleep "2.$(truth_random 0 9)" # the random point: the fault's timing, not a wait
+		truth_stall "$S"
+		stopped=$?
+		truth_wait
+		ran=$?
+	else
+		stopped=1 ran=1
+	fi
+	kill -TERM "$SLOW_PID" 2>/dev/null
+	wait "$SLOW_PID"
+	sed 's/^/# slow: /' "$T_TMP/slow-from.err"
+	t_result "$stopped" "lateness from the start: a stall of $S ms midway stopped audiolat"
+	t_result "$ran" "lateness from the start: the run exits 0"
+	END_NS=$(sed -n 's/.*end_p50_ns=\([0-9]*\)$/\1/p' "$SLOW_OUT" 2>/dev/null)
+	if [ "$BE" = pipewire ]; then
+		LO=$((1800 * 1000)) HI=$((2400 * 1000)) # the filter reports no end: the lateness row's bounds
+	elif [ -n "$END_NS" ]; then
+		LO=$((END_NS - 200 * 1000)) HI=$((END_NS + 500 * 1000)) # its size, and a hand-off (above)
+	else
+		LO=null HI=null
+	fi
+	if [ "$BE" = pipewire ]; then
+		SAID="the filter ahead of ours ran and linked itself"
+		SIZE="1.8..2.4 ms, as the lateness row"
+	else
+		SAID="the client ahead of ours said when it let the graph go on"
+		SIZE="the client's end - 0.2 ms .. + a hand-off of 0.5 ms"
+	fi
+	t_result "$([ "$LO" != null ] && [ -s "$SLOW_OUT" ]; echo $?)" "lateness from the start: $SAID ($(tail -n 1 "$SLOW_OUT" 2>/dev/null))"
+	# the windows' means (wake latency) from 300 ms in to 100 ms before the
+	# stall, and from 300 ms after it; their medians
+	from="$START_NS as \$s | (\$at - \$s) as \$from | .timeseries as \$ts |
+		def median: sort | .[length / 2 | floor];
+		[\$ts.rows[] | select(.[1] > 0 and .[0] >= 300000000 and .[0] + \$ts.window_ns <= \$from - 100000000) | .[3]] as \$before |
+		[\$ts.rows[] | select(.[1] > 0 and .[0] >= \$from + \$f + 300000000) | .[3]] as \$after |
+		([\$ts.rows[] | select(.[1] > 0)][0][3]) as \$first"
+	set -- --argjson at "${STOP_REAL_NS:-0}" --argjson f "${STALL_NS:-0}" --argjson lo "$LO" --argjson hi "$HI"
+	tjq "lateness from the start: the boundaries are measured on the server's clock" '.boundary == "measured"' "$J"
+	tjq "lateness from the start: the stall is an xrun of the path (one event overlaps it)" \
+		"$START_NS as \$s | (\$at - \$s) as \$from |
+		 [.xrun_events[] | select(.t_ns <= \$from + \$f + 1000000 and .t_ns + .duration_ns >= \$from - 1000000)] | length == 1" "$J" "$@"
+	tjq "lateness from the start: there in the first window (its mean at least the size less 0.2 ms)" \
+		"$from | \$lo != null and \$first != null and \$first >= \$lo" "$J" "$@"
+	tjq "lateness from the start: the run's p50 is its size ($SIZE)" \
+		'$lo != null and .total.wake_latency_ns.p50 >= $lo and .total.wake_latency_ns.p50 <= $hi' "$J" "$@"
+	tjq "lateness from the start: before the stall, the windows' median is its size" \
+		"$from | \$lo != null and (\$before | length) >= 8 and (\$before | median) >= \$lo and (\$before | median) <= \$hi" "$J" "$@"
+	tjq "lateness from the start: after the stall, still its size (windows' median within 0.2 ms of before)" \
+		"$from | (\$before | length) >= 8 and (\$after | length) >= 8 and
+		 ((\$after | median) - (\$before | median) | fabs) <= 200000" "$J" "$@"
+	jq -r "def us: if . == null then \"null\" else (. / 1000 | floor | tostring) end;
+		$from | \"# truth-record: $BE lateness-from-start truth_us=2000 client_end_p50_us=\(\$cend | us)\" +
+		\" first_us=\(\$first | us) windows_us=\([.timeseries.rows[0:6][] | .[3] | us] | join(\",\")) before_us=\(\$before | median | us) after_us=\(\$after | median | us)\" +
+		\" p50_us=\(.total.wake_latency_ns.p50 | us) stall_us=\(\$f | us) xruns=\(.total.xruns)\"" "$J" "$@" \
+		--argjson cend "${END_NS:-null}" 2>/dev/null
+	;;
+esac
+
 t_done
