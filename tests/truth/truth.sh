@@ -280,7 +280,10 @@ esac
 # of a period that no whole-period rule moves (docs/truth.md).
 if [ "$BE" = plugjack-capture ]; then
 	S=12
-	if truth_start "$J" "$AUDIOLAT" run "${RUN[@]}" -n 3 -d 3s; then
+	# (4 s: 8 windows after it however late a loaded machine lets the
+	# run begin measuring; with 3 s and a build beside, a stall at the end
+	# of the random range left too few, once in 3)
+	if truth_start "$J" "$AUDIOLAT" run "${RUN[@]}" -n 3 -d 4s; then
 		sleep "1.$(truth_random 0 4)" # the random point: the fault's timing, not a wait
 		truth_stall "$S"
 		stopped=$?
@@ -297,7 +300,7 @@ if [ "$BE" = plugjack-capture ]; then
 		tjq "short stall: the lateness after it is what it was before (window medians within 1 ms)" \
 			"$short | (\$before | length) >= 3 and (\$after | length) >= 8 and
 			 (\$after | median) - (\$before | median) < 1000000" "$J" "$@"
-		jq -r "$short | \"# truth-record: $BE short-stall truth_us=\(\$f / 1000 | floor) before_us=\(\$before | median / 1000 | floor) after_us=\(\$after | median / 1000 | floor) events=\(.xrun_events | map([((.t_ns - \$from) / 1000000 | floor), .lost_periods, .source]))\"" \
+		jq -r "$short | \"# truth-record: $BE short-stall truth_us=\(\$f / 1000 | floor) before_us=\(\$before | median / 1000 | floor) after_us=\(\$after | median / 1000 | floor) windows_before=\(\$before | length) windows_after=\(\$after | length) events=\(.xrun_events | map([((.t_ns - \$from) / 1000000 | floor), .lost_periods, .source]))\"" \
 			"$J" "$@" 2>/dev/null
 		tjq "short stall: what was lost is at most one xrun event near it, of whole periods, no more than it and a period" \
 			"$START_NS as \$s | (\$at - \$s) as \$from | .config.period_ns as \$p |
@@ -460,8 +463,13 @@ jack | pwjack | pipewire)
 	tjq "lateness from the start: the stall is an xrun of the path (one event overlaps it)" \
 		"$START_NS as \$s | (\$at - \$s) as \$from |
 		 [.xrun_events[] | select(.t_ns <= \$from + \$f + 1000000 and .t_ns + .duration_ns >= \$from - 1000000)] | length == 1" "$J" "$@"
-	tjq "lateness from the start: there in the first window (its mean at least the size less 0.2 ms)" \
-		"$from | \$lo != null and \$first != null and \$first >= \$lo" "$J" "$@"
+	# (the premise: the client links within a few periods of our start, so
+	# that any line drawn over the first second sees the lateness; the
+	# first 100 ms window read 1870 us for 2083 on pwjack with a build
+	# beside, 2147-2392 quiet: PipeWire's graph runs a new link a cycle or
+	# more after it is made)
+	tjq "lateness from the start: there from the first window (the lateness began in its first half: its mean at least half the size)" \
+		"$from | \$lo != null and \$first != null and \$first >= \$lo / 2" "$J" "$@"
 	tjq "lateness from the start: the run's p50 is its size ($SIZE)" \
 		'$lo != null and .total.wake_latency_ns.p50 >= $lo and .total.wake_latency_ns.p50 <= $hi' "$J" "$@"
 	tjq "lateness from the start: before the stall, the windows' median is its size" \
