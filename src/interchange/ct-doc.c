@@ -332,6 +332,11 @@ al_ct_from_doc(const json_t *doc, struct al_ct_run *r, char *err, size_t err_siz
 			hist = "total.histogram.wake_latency_ns";
 			sum = "total.wake_latency_ns";
 		}
+		/* no wake latency at all (pw-profiler's): nothing to write, never a 0 */
+		if (!json_is_object(al_doc_get(doc, hist)))
+			return al_text_err(err, err_size, -ENODATA, "the run has no wake latency "
+					   "histogram (%.40s does not measure it): nothing to write",
+					   al_doc_str(src, "tool", "its tool"));
 		rc = al_ct_run_threads(r, 1);
 		if (!rc)
 			rc = thread_of(doc, hist, sum, &r->t[0]);
