@@ -58,7 +58,8 @@ static const struct al_optdef export_opts[] = {
 	CLI_SHARED(CLI_OPT_HELP, TO(help)),
 	AL_OPT_TEXT("\n"
 		    "exit status: 0 done, 1 runtime error (no such id, a database error, the file\n"
-		    "cannot be written), 2 usage error\n"),
+		    "cannot be written; --format cyclictest: a run with no wake latency\n"
+		    "histogram, as one imported from pw-profiler), 2 usage error\n"),
 	AL_OPT_END,
 };
 

@@ -26,13 +26,15 @@ static const struct al_optdef import_opts[] = {
 		    "\n"
 		    "Other tools' results are recognised by their content and saved as\n"
 		    "audiolat.run/2 documents with a \"source\" (docs/interchange.md): cyclictest\n"
-		    "-h/-H histogram text and cyclictest --json files. What the tool does not\n"
-		    "measure (xruns, periods, the audio configuration) is null.\n"
+		    "-h/-H histogram text, cyclictest --json files and pw-profiler's log\n"
+		    "(pw-profiler -o FILE: the driver's cycles, each node's wait and busy time).\n"
+		    "What the tool does not measure (xruns, periods, the audio configuration;\n"
+		    "pw-profiler: the wake latency) is null.\n"
 		    "\n"),
 	{ .name = "format", .type = AL_OPT_CHOICE, .arg = "FORMAT", TO(format),
 	  .choices = AL_IX_IMPORT_FORMATS,
 	  .help = "read every file as this format, not by its content:\n"
-		  "audiolat, cyclictest-hist or cyclictest-json" },
+		  "audiolat, cyclictest-hist, cyclictest-json or pw-profiler" },
 	CLI_SHARED_AS(CLI_OPT_QUIET, NULL, "no line per saved file", TO(quiet)),
 	CLI_SHARED_AS(CLI_OPT_DB, NULL, "the database (default $XDG_DATA_HOME/audiolat/results.db)",
 		      TO(db)),

@@ -75,7 +75,9 @@ row_json(const char *key, const json_t *doc, const struct scope_data *sd)
 	return json_pack(
 	    "{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, "
 	    "s:f, s:f}",
-	    "key", key, "view", per_period ? "per period" : "per wake-up", "periods",
+	    "key", key, "view",
+	    !json_is_object(json_object_get(st, "wake_latency_ns")) ? "not measured"
+	    : per_period ? "per period" : "per wake-up", "periods",
 	    num_or_null(st, "periods"), "max_latency_ns", num_or_null(st, "wake_latency_ns.max"),
 	    "max_latency_pct_of_buffer", pct, "max_interval_ns", num_or_null(st, "interval_ns.max"),
 	    "max_interval_pct_of_buffer", num_or_null(st, "max_interval_pct_of_buffer"),
@@ -113,6 +115,12 @@ stat_json(const struct scope_data *a, const struct scope_data *b, size_t s,
 	json_t *j;
 
 	snprintf(path, sizeof(path), "wake_latency_ns.%s", cmp_stats[s].field);
+	if (!json_is_integer(al_doc_get(a->stats, path)) ||
+	    !json_is_integer(al_doc_get(b->stats, path))) /* a tool that does not measure it */
+		return json_pack("{s:s, s:O?, s:O?, s:n, s:n, s:n, s:n, s:s}", "name",
+				 cmp_stats[s].name, "baseline_ns", al_doc_get(a->stats, path),
+				 "value_ns", al_doc_get(b->stats, path), "diff_ns", "diff_pct",
+				 "ci_low_ns", "ci_high_ns", "verdict", "not measured");
 	va = al_doc_int(a->stats, path, 0);
 	vb = al_doc_int(b->stats, path, 0);
 	if (cmp_stats[s].q > 0) {
@@ -498,6 +506,22 @@ ci_text(const json_t *st, char *buf, size_t size, bool micro_sign)
 
 static double confidence_pct(const json_t *cmp);
 
+/* A statistic one side lacks: "B vs A, whole run, p99 wake latency: not measured (A lacks it)". */
+static bool
+unmeasured_text(const json_t *c, const json_t *st, FILE *f, const char *title)
+{
+	bool a = json_is_number(json_object_get(st, "baseline_ns"));
+	bool b = json_is_number(json_object_get(st, "value_ns"));
+
+	if (strcmp(al_doc_str(st, "verdict", ""), "not measured"))
+		return false;
+	fprintf(f, "%s vs %s, %s, %s wake latency: not measured (%s%s%s lack%s it)\n",
+		al_doc_str(c, "key", "?"), al_doc_str(c, "baseline", "?"), title,
+		al_doc_str(st, "name", "?"), !a ? al_doc_str(c, "baseline", "?") : "",
+		!a && !b ? " and " : "", !b ? al_doc_str(c, "key", "?") : "", !a && !b ? "" : "s");
+	return true;
+}
+
 static void
 text_verdicts(const json_t *cmp, const json_t *scope, FILE *f, const char *title)
 {
@@ -511,6 +535,8 @@ text_verdicts(const json_t *cmp, const json_t *scope, FILE *f, const char *title
 			char diff[32], ci[80], pct[24] = "";
 			double scale = scale_of(st);
 
+			if (unmeasured_text(c, st, f, title))
+				continue;
 			fmt_dur(diff, sizeof(diff), al_doc_real(st, "diff_ns", 0), true, scale,
 				false);
 			if (json_is_number(json_object_get(st, "diff_pct")))
@@ -531,6 +557,19 @@ confidence_pct(const json_t *cmp)
 	return 100 * al_doc_real(cmp, "method.confidence", 0.95);
 }
 
+/* Is "wake latency" among the figures a result lacks? */
+static bool
+lacks_wake(const json_t *lacks)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(lacks, i, v)
+		if (!strcmp(json_string_value(v) ? json_string_value(v) : "", "wake latency"))
+			return true;
+	return false;
+}
+
 /* An imported result: the tool, and what it did not measure (its "-" in the tables). */
 static void
 lacks_line(const json_t *r, FILE *f)
@@ -542,8 +581,8 @@ lacks_line(const json_t *r, FILE *f)
 	if (!al_doc_str(r, "imported_from", NULL))
 		return;
 	al_text_term_safe(al_doc_str(r, "imported_from", "?"), tool, sizeof(tool), 30);
-	fprintf(f, "   %s: imported from %s (wake latency per wake-up); not measured:",
-		al_doc_str(r, "key", "?"), tool);
+	fprintf(f, "   %s: imported from %s (%s); not measured:", al_doc_str(r, "key", "?"), tool,
+		lacks_wake(lacks) ? "no wake latency" : "wake latency per wake-up");
 	json_array_foreach(lacks, i, v)
 		fprintf(f, "%s %s", i ? "," : "", json_string_value(v));
 	fprintf(f, "\n");
@@ -651,6 +690,12 @@ al_compare_markdown(const json_t *cmp, FILE *f)
 				double scale = scale_of(st);
 				char ci[80], pct[24] = "";
 
+				if (!strcmp(al_doc_str(st, "verdict", ""), "not measured")) {
+					fprintf(f, "| %s vs %s | %s | | | | | not measured |\n",
+						al_doc_str(c, "key", "?"), al_doc_str(c, "baseline", "?"),
+						al_doc_str(st, "name", "?"));
+					continue;
+				}
 				fmt_dur(b[0], sizeof(b[0]), al_doc_real(st, "baseline_ns", 0),
 					false, al_doc_real(st, "baseline_ns", 0), true);
 				fmt_dur(b[1], sizeof(b[1]), al_doc_real(st, "value_ns", 0), false,

@@ -47,10 +47,30 @@ static const struct {
 	{ "missed periods", "total.missed_periods" },
 	{ "xruns", "total.xruns" },
 	{ "lost periods", "total.lost_periods" },
+	{ "wake latency", "total.wake_latency_ns" },
 	{ "interval", "total.interval_ns" },
 	{ "work", "total.work_ns" },
 	{ "wake latency stddev", "total.wake_latency_ns.stddev" },
 };
+
+/* Does doc lack figure i, and no figure before it that holds it (a null wake latency, its stddev)? */
+static bool
+lacks(const json_t *doc, size_t i)
+{
+	const json_t *v = al_doc_get(doc, figures[i].path);
+
+	if (v && !json_is_null(v))
+		return false;
+	for (size_t k = 0; k < i; k++) {
+		size_t n = strlen(figures[k].path);
+		const json_t *w = al_doc_get(doc, figures[k].path);
+
+		if (!strncmp(figures[i].path, figures[k].path, n) && figures[i].path[n] == '.' &&
+		    (!w || json_is_null(w)))
+			return false;
+	}
+	return true;
+}
 
 json_t *
 al_doc_lacks(const json_t *doc)
@@ -58,9 +78,7 @@ al_doc_lacks(const json_t *doc)
 	json_t *arr = json_array();
 
 	for (size_t i = 0; arr && i < sizeof(figures) / sizeof(figures[0]); i++) {
-		const json_t *v = al_doc_get(doc, figures[i].path);
-
-		if ((!v || json_is_null(v)) && json_array_append_new(arr, json_string(figures[i].name))) {
+		if (lacks(doc, i) && json_array_append_new(arr, json_string(figures[i].name))) {
 			json_decref(arr);
 			return NULL;
 		}
@@ -76,9 +94,7 @@ al_doc_lacks_text(const json_t *doc, char *buf, size_t size)
 	if (size)
 		buf[0] = '\0';
 	for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++) {
-		const json_t *v = al_doc_get(doc, figures[i].path);
-
-		if (v && !json_is_null(v))
+		if (!lacks(doc, i))
 			continue;
 		if (len < size)
 			len += (size_t)snprintf(buf + len, size - len, "%s%s", n ? ", " : "",

@@ -16,6 +16,7 @@
 
 #include "core/text.h"
 #include "cyclictest.h"
+#include "ix-common.h"
 
 const struct al_ct_ours al_ct_ours[] = {
 	{ "label", "label", true },
@@ -84,34 +85,22 @@ al_ct_run_threads(struct al_ct_run *r, size_t n)
 int
 al_ct_add_bucket(struct al_ct_thread *t, int64_t us, uint64_t count)
 {
-	if (t->h.n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		struct al_dbucket *b = realloc(t->h.b, cap * sizeof(*b));
+	struct al_dbucket b = { us * AL_CT_NS_PER_US, (us + 1) * AL_CT_NS_PER_US, count };
+	struct al_dbucket *v = al_ix_push(t->h.b, &t->h.n, &t->cap, sizeof(b), &b);
 
-		if (!b)
-			return -ENOMEM;
-		t->h.b = b;
-		t->cap = cap;
-	}
-	t->h.b[t->h.n++] = (struct al_dbucket){ us * AL_CT_NS_PER_US, (us + 1) * AL_CT_NS_PER_US,
-						count };
-	return 0;
+	if (v)
+		t->h.b = v;
+	return v ? 0 : -ENOMEM;
 }
 
 int
 al_ct_add_ovf_cycle(struct al_ct_thread *t, uint64_t cycle)
 {
-	if (t->n_ovf == t->cap_ovf) {
-		size_t cap = t->cap_ovf ? t->cap_ovf * 2 : 64;
-		uint64_t *c = realloc(t->ovf_cycles, cap * sizeof(*c));
+	uint64_t *v = al_ix_push(t->ovf_cycles, &t->n_ovf, &t->cap_ovf, sizeof(cycle), &cycle);
 
-		if (!c)
-			return -ENOMEM;
-		t->ovf_cycles = c;
-		t->cap_ovf = cap;
-	}
-	t->ovf_cycles[t->n_ovf++] = cycle;
-	return 0;
+	if (v)
+		t->ovf_cycles = v;
+	return v ? 0 : -ENOMEM;
 }
 
 /* Set v at a dotted path of o whose parent exists ("config.backend"); v is stolen. */
@@ -217,19 +206,20 @@ system_json(const json_t *meta)
 static json_t *
 stats_json(const struct al_ct_thread *all)
 {
+	json_t *o = al_ix_total_null(), *hists = json_object_get(o, "histogram");
 	json_t *lat = al_dhist_summary_json(&all->h, all->mean_ns, INT64_MIN);
-	json_t *hist = al_dhist_json(&all->h), *o;
+	json_t *hist = al_dhist_json(&all->h);
 
 	/* the same summary and histogram twice: cyclictest's view is per wake-up */
-	o = json_pack("{s:n, s:I, s:n, s:n, s:n, s:n, s:n, s:O, s:O, s:n, s:n, s:n, s:n, s:n, "
-			 "s:n, s:n, s:n, s:n, s:{s:O, s:O, s:n}}",
-			 "periods", "wakeups", (json_int_t)all->h.count, "missed_periods", "xruns",
-			 "server_xruns", "lost_periods", "xrun_ns", "wake_latency_ns", lat,
-			 "wake_latency_per_wakeup_ns", lat, "interval_ns", "work_ns",
-			 "max_latency_pct_of_buffer", "max_interval_pct_of_buffer", "within_1ms_pct",
-			 "within_2ms_pct", "within_1ms_pct_per_wakeup", "within_2ms_pct_per_wakeup",
-			 "min_margin_ns", "histogram", "wake_latency_ns", hist,
-			 "wake_latency_per_wakeup_ns", hist, "interval_ns");
+	if (!o || !lat || !hist ||
+	    json_object_set_new(o, "wakeups", json_integer((json_int_t)all->h.count)) ||
+	    json_object_set(o, "wake_latency_ns", lat) ||
+	    json_object_set(o, "wake_latency_per_wakeup_ns", lat) ||
+	    json_object_set(hists, "wake_latency_ns", hist) ||
+	    json_object_set(hists, "wake_latency_per_wakeup_ns", hist)) {
+		json_decref(o);
+		o = NULL;
+	}
 	json_decref(lat);
 	json_decref(hist);
 	return o;
@@ -254,7 +244,6 @@ al_ct_doc(const struct al_ct_run *r, const char *format, const char *file)
 {
 	json_t *doc = NULL, *threads, *src, *v;
 	struct al_ct_thread all;
-	const char *base = strrchr(file, '/');
 
 	if (merged(r, &all))
 		goto out;
@@ -262,42 +251,17 @@ al_ct_doc(const struct al_ct_run *r, const char *format, const char *file)
 	for (size_t i = 0; threads && i < r->n; i++)
 		json_array_append_new(threads, thread_json(&r->t[i], i));
 	src = json_pack("{s:s, s:s, s:o, s:O?, s:O?, s:O?, s:O?, s:s, s:I, s:b, s:o}", "tool",
-			"cyclictest", "format", format, "file", al_json_text(base ? base + 1 : file),
+			"cyclictest", "format", format, "file", al_json_text(al_ix_basename(file)),
 			"version", json_object_get(r->meta, "version"), "cmdline",
 			json_object_get(r->meta, "cmdline"), "start_time",
 			json_object_get(r->meta, "start_time"), "end_time",
 			json_object_get(r->meta, "end_time"), "unit", "us", "histogram_buckets",
 			(json_int_t)r->buckets, "histofall", r->histofall, "threads", threads);
-	doc = al_doc_new(AL_SCHEMA_RUN, NULL);
+	doc = al_ix_doc_new(system_json(r->meta), started_at(r->meta), stats_json(&all));
 	if (!doc || !src) {
 		json_decref(src);
 		goto fail;
 	}
-	json_object_set_new(doc, "cmdline", json_null());
-	json_object_set_new(doc, "label", json_null());
-	json_object_set_new(doc, "config",
-			    json_pack("{s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, "
-				      "s:n, s:n, s:n, s:n, s:n, s:n, s:n}",
-				      "backend", "device", "rate", "period_frames", "periods",
-				      "buffer_frames", "period_ns", "buffer_ns", "cpu_load_pct",
-				      "priority", "affinity", "duration_ns", "dma_latency_us",
-				      "max_latency_ns", "max_interval_ns", "fail_on_xrun",
-				      "fail_on_server_xrun", "load", "label"));
-	json_object_set_new(doc, "system", system_json(r->meta));
-	json_object_set_new(doc, "realtime", json_null());
-	json_object_set_new(doc, "priority", json_null());
-	json_object_set_new(doc, "memory_locked", json_null());
-	json_object_set_new(doc, "dma_latency_us", json_null());
-	json_object_set_new(doc, "cpu_load_loops", json_null());
-	json_object_set_new(doc, "started_at", started_at(r->meta));
-	json_object_set_new(doc, "duration_ns", json_null());
-	json_object_set_new(doc, "interrupted", json_null());
-	json_object_set_new(doc, "total", stats_json(&all));
-	json_object_set_new(doc, "phases", json_array());
-	json_object_set_new(doc, "xrun_events", json_null());
-	json_object_set_new(doc, "warnings", json_array());
-	json_object_set_new(doc, "timeseries", json_null());
-	json_object_set_new(doc, "uuid", json_null());
 	/* audiolat's own figures of a run exported before (# audiolat.KEY:) */
 	for (const struct al_ct_ours *o = al_ct_ours; o->key; o++)
 		if ((v = json_object_get(r->audiolat, o->key)))
@@ -368,6 +332,11 @@ al_ct_from_doc(const json_t *doc, struct al_ct_run *r, char *err, size_t err_siz
 			hist = "total.histogram.wake_latency_ns";
 			sum = "total.wake_latency_ns";
 		}
+		/* no wake latency at all (pw-profiler's): nothing to write, never a 0 */
+		if (!json_is_object(al_doc_get(doc, hist)))
+			return al_text_err(err, err_size, -ENODATA, "the run has no wake latency "
+					   "histogram (%.40s does not measure it): nothing to write",
+					   al_doc_str(src, "tool", "its tool"));
 		rc = al_ct_run_threads(r, 1);
 		if (!rc)
 			rc = thread_of(doc, hist, sum, &r->t[0]);

@@ -12,13 +12,13 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/text.h"
 #include "cyclictest.h"
+#include "ix-common.h"
 
 /* A row of numbers after a "# ...:" key; line 0 when the key was not seen. */
 struct row {
@@ -41,32 +41,9 @@ struct parse {
 	uint64_t *sums;       /* each column's sum over the bucket lines */
 };
 
-static int
-fail(struct parse *p, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int
-fail(struct parse *p, int line, const char *fmt, ...)
-{
-	char what[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	return al_text_err(p->err, p->err_size, -EINVAL, ":%d: %s", line > 0 ? line : 1, what);
-}
-
-/* At most 20 bytes of [s, end) to quote in a message: one line, printable ASCII ('?' else). */
-static const char *
-quoted(const char *s, const char *end, char buf[24])
-{
-	size_t i;
-
-	for (i = 0; i < 20 && s + i < end && s[i] != '\n'; i++)
-		buf[i] = (unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e ? '?' : s[i];
-	buf[i] = '\0';
-	return buf;
-}
+/* -EINVAL, ":LINE: WHAT" in the caller's err (ix-common.h) */
+#define fail(p, line, ...) al_ix_line_err((p)->err, (p)->err_size, (line), __VA_ARGS__)
+#define quoted al_ix_quoted
 
 static bool
 blank(char c)

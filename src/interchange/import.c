@@ -7,12 +7,14 @@
 #include "core/text.h"
 #include "cyclictest.h"
 #include "interchange.h"
+#include "pwprofiler.h"
 
 static const char *const names[] = {
 	[AL_IX_AUTO] = "auto",
 	[AL_IX_AUDIOLAT] = "audiolat",
 	[AL_IX_CYCLICTEST_HIST] = "cyclictest-hist",
 	[AL_IX_CYCLICTEST_JSON] = "cyclictest-json",
+	[AL_IX_PW_PROFILER] = "pw-profiler",
 };
 
 int
@@ -55,7 +57,25 @@ al_ix_detect(const char *text, size_t len)
 	if ((len >= 12 && !memcmp(text, "# Histogram\n", 12)) || has(text, len, "\n# Histogram\n") ||
 	    has(text, len, "\n# Histogram\r\n"))
 		return AL_IX_CYCLICTEST_HIST;
+	/* a line of pw-profiler's log: 4 tab-separated integers first */
+	if (al_pwp_looks_like(text, len))
+		return AL_IX_PW_PROFILER;
 	return AL_IX_AUDIOLAT;
+}
+
+/* pw-profiler's log as a document: 0, or -EINVAL/-ENOMEM with err. */
+static int
+import_pwp(const char *text, size_t len, const char *name, json_t **doc, char *err,
+	   size_t err_size)
+{
+	struct al_pwp_run r;
+	int rc = al_pwp_parse(text, len, &r, err, err_size);
+
+	if (rc)
+		return rc;
+	*doc = al_pwp_doc(&r, name);
+	al_pwp_run_free(&r);
+	return 0;
 }
 
 int
@@ -63,7 +83,7 @@ al_ix_import(const char *text, size_t len, const char *name, enum al_ix_format f
 	     size_t *out_len, char *err, size_t err_size)
 {
 	struct al_ct_run r;
-	json_t *doc;
+	json_t *doc = NULL;
 	int rc;
 
 	*out = NULL;
@@ -77,6 +97,11 @@ al_ix_import(const char *text, size_t len, const char *name, enum al_ix_format f
 	case AL_IX_CYCLICTEST_JSON:
 		rc = al_ct_json_parse(text, len, &r, err, err_size);
 		break;
+	case AL_IX_PW_PROFILER:
+		rc = import_pwp(text, len, name, &doc, err, err_size);
+		if (rc)
+			return rc;
+		goto text;
 	default: /* ours: the store checks it */
 		*out = malloc(len + 1);
 		if (!*out)
@@ -90,6 +115,7 @@ al_ix_import(const char *text, size_t len, const char *name, enum al_ix_format f
 		return rc;
 	doc = al_ct_doc(&r, al_ix_format_name(f), name);
 	al_ct_run_free(&r);
+text:
 	*out = doc ? al_doc_text(doc, 0) : NULL;
 	json_decref(doc);
 	if (!*out)

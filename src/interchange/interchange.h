@@ -19,10 +19,11 @@ enum al_ix_format {
 	AL_IX_AUDIOLAT,	       /* an audiolat JSON document, saved byte for byte */
 	AL_IX_CYCLICTEST_HIST, /* cyclictest -h N / -H N text */
 	AL_IX_CYCLICTEST_JSON, /* cyclictest --json=FILE */
+	AL_IX_PW_PROFILER,     /* pw-profiler -o FILE (PipeWire 0.3.65's log) */
 };
 
-/* "audiolat|cyclictest-hist|cyclictest-json": the --format choices, in one place. */
-#define AL_IX_IMPORT_FORMATS "audiolat|cyclictest-hist|cyclictest-json"
+/* "audiolat|cyclictest-hist|...|pw-profiler": the --format choices, in one place. */
+#define AL_IX_IMPORT_FORMATS "audiolat|cyclictest-hist|cyclictest-json|pw-profiler"
 
 /* The format named name (one of AL_IX_IMPORT_FORMATS, or "auto"): 0, or -EINVAL. */
 int al_ix_format_of(const char *name, enum al_ix_format *f);
@@ -32,8 +33,9 @@ const char *al_ix_format_name(enum al_ix_format f);
 /*
  * What text (len bytes) is, by its content: a cyclictest histogram (a "#
  * Histogram" line, then bucket lines), a cyclictest JSON file (an object
- * with "thread" and "num_threads"), else AL_IX_AUDIOLAT (the store says
- * what is wrong with it).
+ * with "thread" and "num_threads"), pw-profiler's log (a first line of 4
+ * tab-separated integers), else AL_IX_AUDIOLAT (the store says what is
+ * wrong with it).
  */
 enum al_ix_format al_ix_detect(const char *text, size_t len);
 
@@ -61,7 +63,8 @@ int al_ix_convert(void *ud, const char *file, const char *text, size_t len, char
  * one column per thread of a run imported from cyclictest, else one column
  * of the run's per-wake-up wake latency; audiolat's own figures in "#
  * audiolat.KEY: JSON" comment lines. *text malloc'd. 0, or -EINVAL with
- * one line in err (not a run document), -ENOMEM.
+ * one line in err (not a run document), -ENODATA (a run without a wake
+ * latency histogram: one imported from pw-profiler), -ENOMEM.
  */
 int al_ix_export_cyclictest(const json_t *doc, char **text, char *err, size_t err_size);
 

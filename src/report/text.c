@@ -19,6 +19,7 @@
 #include "core/format.h"
 #include "midi.h"
 #include "report.h"
+#include "text-imported.h"
 
 #define BAR_WIDTH 40
 #define XRUNS_SHOWN 10
@@ -74,6 +75,8 @@ latencytest_line(const json_t *doc, const json_t *st, FILE *f)
 	char lat[32], pct[32], itv[32], f1[32], f2[32], xr[24];
 
 	fmt_ms(st, "wake_latency_ns.max", lat, sizeof(lat));
+	if (json_is_null(json_object_get(st, "wake_latency_ns")))
+		snprintf(lat, sizeof(lat), "not measured");
 	if (al_doc_per_period(doc))
 		fmt_real(st, "max_latency_pct_of_buffer", "%.1f", pct, sizeof(pct));
 	else /* a /1 document has the interval's share only */
@@ -94,6 +97,10 @@ percentile_row(const char *name, const json_t *s, FILE *f)
 					    "max" };
 	size_t c;
 
+	if (!json_is_object(s)) { /* null: the tool that made it does not measure it */
+		fprintf(f, "%-14s %12s\n", name, "not measured");
+		return;
+	}
 	if (al_doc_int(s, "count", 0) <= 0) {
 		fprintf(f, "%-14s %10s\n", name, "-");
 		return;
@@ -346,6 +353,11 @@ wake_notes(const json_t *doc, const json_t *st, FILE *f)
 		fprintf(f, "wake jitter, not latency: no device or server clock gave the period "
 			   "boundaries, a frame clock fitted to the earliest wake-ups did (a lateness "
 			   "present when its line was drawn reads 0; docs/truth.md)\n");
+	if (al_doc_imported_from(doc) && !json_is_object(json_object_get(st, "wake_latency_ns"))) {
+		fprintf(f, "(imported from %s: it measures no wake latency; docs/interchange.md)\n",
+			safe(al_doc_imported_from(doc), buf, sizeof(buf)));
+		return;
+	}
 	if (al_doc_imported_from(doc)) {
 		fprintf(f, "(imported from %s: its wake latencies count wake-ups only, as it measures "
 			   "them; docs/interchange.md)\n",
@@ -582,33 +594,6 @@ graph_lines(const json_t *doc, bool verbose, FILE *f)
 	}
 }
 
-/*
- * A run imported from another tool (docs/interchange.md): where it came
- * from, its threads, and the figures it lacks (shown as "-", never 0).
- */
-static void
-imported_lines(const json_t *doc, FILE *f)
-{
-	char tool[40], file[200], fmt[40], lacks[400];
-	const json_t *c = json_object_get(doc, "config");
-	size_t threads = json_array_size(al_doc_get(doc, "source.threads"));
-
-	fprintf(f, "imported from %s (%s, %s)", safe(al_doc_imported_from(doc), tool, sizeof(tool)),
-		safe(al_doc_str(doc, "source.format", "?"), fmt, sizeof(fmt)),
-		safe(al_doc_str(doc, "source.file", "?"), file, sizeof(file)));
-	if (threads)
-		fprintf(f, ": %zu thread%s, their values together", threads, threads == 1 ? "" : "s");
-	fprintf(f, "\n");
-	if (json_is_string(json_object_get(c, "backend")))
-		fprintf(f, "backend=%s rate=%" PRId64 " Hz  %" PRId64 " x %" PRId64 " frames  "
-			   "period=%.3f ms\n",
-			safe(al_doc_str(c, "backend", "?"), file, sizeof(file)), al_doc_int(c, "rate", 0),
-			al_doc_int(c, "periods", 0), al_doc_int(c, "period_frames", 0),
-			(double)al_doc_int(c, "period_ns", 0) / AL_NS_PER_MS);
-	if (al_doc_lacks_text(doc, lacks, sizeof(lacks)))
-		fprintf(f, "not measured by %s: %s\n", tool, lacks);
-}
-
 /* One run's report: the configuration, the latencytest line, percentiles, phases, xruns... */
 static void
 run_text(const json_t *doc, const struct al_report_input *o, FILE *f)
@@ -621,7 +606,7 @@ run_text(const json_t *doc, const struct al_report_input *o, FILE *f)
 	size_t i;
 
 	if (al_doc_imported_from(doc)) {
-		imported_lines(doc, f);
+		al__text_imported(doc, f);
 	} else {
 	fprintf(f, "backend=%s rate=%" PRId64 " Hz  %" PRId64 " x %" PRId64 " frames  period=%.3f ms  "
 		   "buffer=%.3f ms  cpu load=%" PRId64 " %%  %s\n",

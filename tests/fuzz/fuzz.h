@@ -7,6 +7,7 @@
 #ifndef AL_TESTS_FUZZ_H
 #define AL_TESTS_FUZZ_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -46,6 +47,25 @@ fuzz_check_err(const char *err, size_t size, int input_has_newline)
 	FUZZ_CHECK(err[0], "%s", "empty error text on failure");
 	FUZZ_CHECK(input_has_newline || !strchr(err, '\n'), "error text is not one line: '%s'",
 		   err);
+}
+
+/*
+ * A line parser's answer (cyclictest's text, pw-profiler's log): 0, or
+ * -EINVAL with one line ":LINE: expected ..." naming a line of the input.
+ * Returns whether it failed.
+ */
+static inline int
+fuzz_line_failed(int rc, const char *err, size_t size)
+{
+	int line = 0;
+
+	FUZZ_CHECK(rc == 0 || rc == -EINVAL, "returned %d", rc);
+	if (!rc)
+		return 0;
+	fuzz_check_err(err, size, 0);
+	FUZZ_CHECK(sscanf(err, ":%d: expected", &line) == 1 && line >= 1,
+		   "no ':LINE: expected' in '%s'", err);
+	return 1;
 }
 
 /*

@@ -141,7 +141,7 @@ for name in $targets; do
         midi-args)
             extra="$src/src/args/midi-opts.c $src/src/args/common-opts.c"
             ;;
-        ct-hist | ct-json)
+        ct-hist | ct-json | pw-profiler)
             # the glob expands where $extra is used
             extra="$src/src/interchange/*.c -ljansson"
             ;;
