@@ -51,7 +51,7 @@ struct alsa {
 	int64_t next_due_ns;      /* when the next period is due by that account */
 	int64_t last_write_ns;    /* the clock of the last write (capture: read), 0: none yet */
 	int64_t queued_frames;    /* queued after it (capture: left unread) */
-	bool consuming;           /* the device consumed since the stream (re)started */
+	bool consuming;           /* the device consumed since the stream first started */
 	int64_t play_frames;      /* written since the stream (re)started */
 	int64_t cap_frames;       /* read since the stream (re)started */
 	struct al_grid grid;      /* the device's frame clock fitted to the wake-ups (core/grid.h) */

@@ -217,7 +217,6 @@ start_stream(struct alsa *a)
 	a->next_due_ns = a->last_ok_ns + a->period_ns;
 	a->last_write_ns = a->play ? a->last_ok_ns : 0;
 	a->queued_frames = (int64_t)a->buffer_frames;
-	a->consuming = false;
 	return 0;
 }
 
@@ -233,6 +232,15 @@ alsa_start(void *priv, int64_t *start_ns)
 		rc = snd_pcm_prepare(a->cap);
 	if (rc >= 0 && a->play && a->cap && !a->linked)
 		rc = snd_pcm_prepare(a->cap);
+	/*
+	 * The first start only: a sound server takes its time to start a
+	 * stream, and until it first consumes, a device standing still is not
+	 * an xrun. Not after a recovery (start_stream again): the device was
+	 * playing, and a device still after it is the same dropout going on
+	 * (PipeWire's plugin restarted 10 ms before a 171 ms stall stood
+	 * still through it, and the stall read no xrun at all).
+	 */
+	a->consuming = false;
 	if (rc >= 0)
 		rc = start_stream(a);
 	if (rc < 0)
