@@ -53,6 +53,13 @@ snd_pcm_readi(snd_pcm_t *pcm, void *buffer, snd_pcm_uframes_t size)
 	return (snd_pcm_sframes_t)size;
 }
 
+int
+snd_pcm_start(snd_pcm_t *pcm)
+{
+	(void)pcm;
+	return 0;
+}
+
 static struct alsa a;
 static char silence[2 * 256 * 4];
 
@@ -237,6 +244,31 @@ capturing_on_time_is_no_xrun(void **state)
 	assert_int_equal(a.queued_frames, 0);
 }
 
+/*
+ * A stream that was playing, restarted after an xrun (start_stream: refill
+ * and start), then still for 150 ms: the same dropout going on, an xrun
+ * (until 145d1de the restart disarmed the check until the device consumed
+ * again: PipeWire's plugin restarted 10 ms before a 171 ms stall read no
+ * xrun at all). Only the first start waits for a device to consume.
+ */
+static void
+a_device_still_after_a_restart_is_an_xrun(void **state)
+{
+	struct al_write_info wi = { 0 };
+	int64_t t_ns;
+
+	(void)state;
+	written_full_at(T0);
+	assert_int_equal(start_stream(&a), 0);
+	assert_int_equal(fake_written, 512); /* refilled */
+	t_ns = a.last_write_ns + 150 * MS;
+	fake_avail = 0; /* nothing consumed since */
+	assert_int_equal(alsa_write(&a, t_ns, &wi), 0);
+	assert_int_equal(wi.xrun_source, AL_XRUN_ACCOUNT);
+	assert_int_equal(wi.xrun_start_ns, a.last_write_ns - 150 * MS);
+	assert_int_equal(a.xrun_account, 1);
+}
+
 int
 main(void)
 {
@@ -244,6 +276,7 @@ main(void)
 		cmocka_unit_test_setup(a_drained_buffer_is_an_xrun_from_when_it_ran_out, setup),
 		cmocka_unit_test_setup(a_device_that_stood_still_is_an_xrun, setup),
 		cmocka_unit_test_setup(on_time_is_no_xrun, setup),
+		cmocka_unit_test_setup(a_device_still_after_a_restart_is_an_xrun, setup),
 		cmocka_unit_test_setup(a_full_capture_buffer_is_an_overrun_from_when_it_filled, setup_capture),
 		cmocka_unit_test_setup(a_capture_buffer_just_full_is_no_overrun, setup_capture),
 		cmocka_unit_test_setup(a_capture_device_that_stood_still_is_an_xrun, setup_capture),
