@@ -34,7 +34,7 @@ test-kernel: build
 mutants: deps
 	scripts/mutants $(MUTANTS)
 
-# every libFuzzer target for FUZZ_SECONDS each (make test runs them for 5 s)
+# every libFuzzer target for FUZZ_SECONDS each (make test runs them for 2 s)
 FUZZ_SECONDS ?= 60
 fuzz: build
 	BUILD_DIR=$(BUILD) tests/fuzz/run-libfuzzer.sh $(FUZZ_SECONDS)

@@ -34,7 +34,7 @@ fi
 cc=${CLANG:-clang}
 jobs=$(nproc 2>/dev/null || echo 2)
 
-common="-std=gnu11 -D_GNU_SOURCE -I$src/src -g -O1 -fno-omit-frame-pointer
+common="-std=gnu11 -D_GNU_SOURCE -I$src/src -gline-tables-only -O0 -fno-omit-frame-pointer
     -Wall -Wextra -Wno-missing-field-initializers -fno-sanitize-recover=all"
 lib_flags="$common -DAL_VERSION=\"fuzz\" -fsanitize=fuzzer-no-link,address,undefined"
 exe_flags="$common -fsanitize=fuzzer,address,undefined"
