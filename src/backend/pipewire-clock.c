@@ -89,7 +89,15 @@ pwb_account_xrun(struct pwb *b, const struct spa_io_clock *clk, uint64_t cycles,
 
 	if (cycles > 1)
 		wi->missed_before = (int64_t)(cycles - 1);
-	if ((cycles > 1 || (b->have_prev && late_ns > period_ns)) && !b->late_episode) {
+	/*
+	 * a cycle served more than a period late right after a stall is its
+	 * catch-up (the graph waited for us), not the driver held up: seen as
+	 * a stall's event of 170.6 ms and a driver's of 5.3 ms beginning 23 us
+	 * after it, the stall's first cycle just under a period late
+	 */
+	bool driver_late = cycles == 1 && b->have_prev && late_ns > period_ns && !b->stall_tail;
+
+	if ((cycles > 1 || driver_late) && !b->late_episode) {
 		int64_t start_ns = cycles > 1 ? b->prev_boundary_ns + b->prev_period_ns : boundary_ns;
 
 		wi->xrun_start_ns = start_ns < wake_ns ? start_ns : wake_ns;
@@ -116,6 +124,8 @@ pwb_account_xrun(struct pwb *b, const struct spa_io_clock *clk, uint64_t cycles,
 	b->prev_xrun_ns = clk->xrun;
 #endif
 	b->late_episode = late_ns > period_ns;
+	/* the stall's tail: the cycles after it that still come half a period late or more */
+	b->stall_tail = cycles > 1 || (b->stall_tail && late_ns > period_ns / 2);
 	(void)clk;
 }
 

@@ -185,6 +185,7 @@ struct pwb {
 	uint64_t prev_position;
 	int64_t prev_frames, prev_rate, prev_boundary_ns, prev_period_ns, prev_wake_ns, prev_nsec_ns;
 	bool late_episode;         /* cycles served more than a period late: one event */
+	bool stall_tail;           /* a stall's catch-up: its late cycles, no driver's event */
 #ifdef HAVE_SPA_IO_CLOCK_CYCLE
 	uint64_t prev_cycle;
 #endif
