@@ -41,10 +41,10 @@ check_xruns() {
 	# is the longest one that overlaps the stop (on the run's own clock). It
 	# may start before it: a starvation that hackbench began and the stop
 	# continued is one xrun (seen: 699.5 ms for 484 ms, the stop at 700)
-	STOP_XRUN='[.xrun_events[] | select(.t_ns <= $b and .t_ns + .duration_ns >= $a)] | max_by(.duration_ns)'
+	NEAR_STOP='[.xrun_events[] | select(.t_ns <= $b and .t_ns + .duration_ns >= $a)]'
+	STOP_XRUN="$NEAR_STOP | max_by(.duration_ns)"
 	jq -c --argjson a "$STOP_FROM_NS" --argjson b "$STOP_TO_NS" \
-		'{stop: [$a, $b], xruns: [.xrun_events[] | select(.t_ns <= $b and .t_ns + .duration_ns >= $a) |
-		  [.t_ns, .duration_ns, .lost_periods, .source]]}' "$2" 2>&1 |
+		"{stop: [\$a, \$b], xruns: ($NEAR_STOP | map([.t_ns, .duration_ns, .lost_periods, .source]))}" "$2" 2>&1 |
 		sed "s/^/# $1: the stop's window [from, to] and the xruns overlapping it [t_ns, duration_ns, lost, source]: /"
 	t_json "$1: the stop shows as an xrun of at least $((MIN_NS / 1000000)) ms, overlapping it" \
 		--argjson a "$STOP_FROM_NS" --argjson b "$STOP_TO_NS" --argjson min $MIN_NS \

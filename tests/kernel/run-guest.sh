@@ -77,9 +77,8 @@ taplog="$run/guest-tap.log"
 # load cannot reach a figure the guest measures, so this test runs beside
 # the others (docs/kernel-tests.md, "The guest's clock"). QEMU_ICOUNT=
 # (empty) runs it on the host's clock instead.
-icount=(-icount "${QEMU_ICOUNT-shift=3,sleep=off}")
-[ -n "${QEMU_ICOUNT-x}" ] || icount=()
-timeout -k 5 "$QEMU_TIMEOUT" qemu-system-x86_64 -accel tcg "${icount[@]}" -smp 1 -m 256M -nographic -no-reboot -nic none \
+icount=${QEMU_ICOUNT-shift=3,sleep=off}
+timeout -k 5 "$QEMU_TIMEOUT" qemu-system-x86_64 -accel tcg ${icount:+-icount "$icount"} -smp 1 -m 256M -nographic -no-reboot -nic none \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 	-audiodev none,id=snd0 -device ich9-intel-hda -device hda-duplex,audiodev=snd0 \
 	-device qemu-xhci -device usb-audio,audiodev=snd0 \
