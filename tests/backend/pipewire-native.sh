@@ -77,8 +77,9 @@ t_exit 0 "--duplex: exits 0" "$AUDIOLAT" run -b pipewire --duplex -d 1s --no-db 
 t_json "--duplex: periods measured" '.config.duplex == true and .total.periods > 150' "$J"
 
 # --- a quantum forced mid-run: one event, the statistics split there
-# (measured once and judged)
-run_tty "$OUT" "$T_TMP/q.log" "$AUDIOLAT" run -b pipewire -d 4s -L 20 --no-db --no-histogram --json "$J"
+# (measured once and judged; 2.5 s: 200 periods at 256, then 1.4 s at 512,
+# 130 periods for its median; 4 s until 2026-12-07)
+run_tty "$OUT" "$T_TMP/q.log" "$AUDIOLAT" run -b pipewire -d 2.5s -L 20 --no-db --no-histogram --json "$J"
 wait_until 10 "the quantum run to measure 200 periods" measuring "$T_TMP/q.log" 200
 measured=$?
 pw-metadata -n settings 0 clock.force-quantum 512 >/dev/null 2>&1
@@ -109,8 +110,9 @@ jq -r '[.xrun_events[] | [.t_ns, .duration_ns, .source]] | select(length > 0) | 
 
 # --- the server stopped for 200 ms (its driver held up): the driver catches
 # up with late cycles back to back, each at its own clock.nsec; one event
-# of the stop's length, blamed on the driver
-run_tty "$OUT" "$T_TMP/stop.log" "$AUDIOLAT" run -b pipewire -d 4s -L 20 --no-db --no-histogram --json "$J"
+# of the stop's length, blamed on the driver (2.5 s: the stop after 100
+# periods, 0.5 s, and 1.8 s of audio after it; 4 s until 2026-12-07)
+run_tty "$OUT" "$T_TMP/stop.log" "$AUDIOLAT" run -b pipewire -d 2.5s -L 20 --no-db --no-histogram --json "$J"
 t_measuring 10 "server stopped: the run measures (100 periods)" "$T_TMP/stop.log" 100
 stall=$("$STALL" "${SRV_PW_PIDS[1]}" 200 | sed -n 's/.*stall_ns=\([0-9]*\).*/\1/p')
 wait $TTY_PID

@@ -110,11 +110,20 @@ static void *
 hog_thread(void *arg)
 {
 	struct victim *v = arg;
+	int64_t at = v->start_ns + v->hog_at_ns - 50 * AL_NS_PER_US;
 	int64_t t0, t;
 
 	pthread_setname_np(pthread_self(), "al-hog");
-	/* just before a boundary, so the whole hog lies inside one window */
-	al_clock_sleep_until_ns(v->start_ns + v->hog_at_ns - 50 * AL_NS_PER_US);
+	/*
+	 * Waited for in slices of 100 ms, so that a stop (SIGINT) ends the
+	 * process at once, not at the hog's time; then to the ns, just
+	 * before a boundary, so the whole hog lies inside one window.
+	 */
+	while (al_clock_now_ns() < at - 100 * AL_NS_PER_MS && !atomic_load(&v->stop))
+		al_clock_sleep_until_ns(al_clock_now_ns() + 100 * AL_NS_PER_MS);
+	if (atomic_load(&v->stop))
+		return NULL;
+	al_clock_sleep_until_ns(at);
 	t0 = al_clock_now_ns();
 	do
 		t = al_clock_now_ns();

@@ -34,6 +34,13 @@ WRAP="$(dirname "$0")/slow-wrap.sh" # ... and how it is linked ahead of ours
 # the longest starvation of the path's own that may overlap a fault and so
 # join its event (one xrun definition): added to the event's bounds
 JOIN=0
+# how long a run with one planted fault lasts: the fault ends by 1.6 s
+# (measuring after 50 periods, 0.3 s; the random point, up to 0.9 s; the
+# longest fault, 0.4 s, or two stalls and their gap, 0.48 s), and at least
+# 0.9 s of audio follows it; the per-period p99's k (N - ceil(0.99 N) + 1)
+# stays under the fault's lost periods (5 for 2.5 s at 256 frames: 28 for
+# the shortest fault, 80 ms). (4 s until 2026-12-07: no check needs more.)
+FAULT_D=2.5s
 
 need() { command -v "$1" >/dev/null || { t_result 1 "$2 is installed ($1)"; t_done; exit 1; }; }
 need jq jq
@@ -191,7 +198,7 @@ check_fault() {
 
 # --- a SIGSTOP stall of 150..400 ms at a random point
 S=$(truth_random 150 400)
-if truth_start "$J" "${PRE[@]}" "$AUDIOLAT" run "${RUN[@]}" -d 4s; then
+if truth_start "$J" "${PRE[@]}" "$AUDIOLAT" run "${RUN[@]}" -d "$FAULT_D"; then
 	sleep "0.$(truth_random 2 9)" # the random point: the fault's timing, not a wait
 	truth_stall "$S"
 	stopped=$?
@@ -211,7 +218,7 @@ if [ "$(nproc)" -lt 2 ]; then
 	t_result 1 "hog: two CPUs or more (one for the hog and audiolat, one for the rest)"
 # (-L 20: the hog and the audio thread's work together stay under the
 # kernel's real-time bandwidth, sched_rt_runtime_us: no throttling after it)
-elif truth_start "$J" "${PRE[@]}" "$AUDIOLAT" run "${RUN[@]}" -d 4s -p 80 -L 20; then
+elif truth_start "$J" "${PRE[@]}" "$AUDIOLAT" run "${RUN[@]}" -d "$FAULT_D" -p 80 -L 20; then
 	case $BE in
 	jack | pwjack) truth_pin_rt "$CPU" ne 80 ;; # JACK's client thread
 	# (pipewire: PipeWire's data thread, which -p set to 80, with the run's waiting thread)
@@ -239,7 +246,7 @@ sim | jack | pipewire | plugjack)
 	S1=$(truth_random 120 200)
 	S2=$(truth_random 120 200)
 	GAP=$(truth_random 50 80)
-	if truth_start "$J" "${PRE[@]}" "$AUDIOLAT" run "${RUN[@]}" -d 4s; then
+	if truth_start "$J" "${PRE[@]}" "$AUDIOLAT" run "${RUN[@]}" -d "$FAULT_D"; then
 		sleep "0.$(truth_random 2 9)" # the random point: the fault's timing, not a wait
 		truth_stall "$S1"
 		stopped=$?
@@ -338,8 +345,11 @@ if [ -n "$LATE" ]; then
 	# (a JACK slow client writes when it let the graph go on: slow-wrap.sh)
 	SLOW_OUT=$T_TMP/slow.out
 	rm -f "$SLOW_OUT"
-	TRUTH_SLOW_OUT=$SLOW_OUT "${PRE[@]}" "$AUDIOLAT" run "${LATE_RUN[@]}" -L 20 -d 7s -q --no-db --json "$J" \
-		--load "idle:3s,cmd:taskset -c 0 $WRAP $SLOW 2000 $LATE:4s" >"$OUT" 2>"$ERR"
+	# (the idle phase: 1.5 s, 280 periods for its p50; the slow one: 3 s,
+	# for 10 windows and more from 1.5 s in, below; 3 s and 4 s until
+	# 2026-12-07)
+	TRUTH_SLOW_OUT=$SLOW_OUT "${PRE[@]}" "$AUDIOLAT" run "${LATE_RUN[@]}" -L 20 -d 4.5s -q --no-db --json "$J" \
+		--load "idle:1500ms,cmd:taskset -c 0 $WRAP $SLOW 2000 $LATE:3s" >"$OUT" 2>"$ERR"
 	ran=$?
 	t_result $ran "lateness: the run with a 2 ms client ahead of it exits 0"
 	tjq "lateness: the slow phase ran its client (no load error)" '.phases[1].error == null' "$J"
@@ -421,8 +431,11 @@ jack | pwjack | pipewire)
 	fi
 	SLOW_PID=$!
 	S=$(truth_random 120 200)
-	if truth_start "$J" "${PRE[@]}" "$AUDIOLAT" run "${FROM_RUN[@]}" -L 20 -d 6s; then
-		sleep "2.$(truth_random 0 9)" # the random point: the fault's timing, not a wait
+	# (the stall 1.5..1.9 s after measuring began: 10 windows or more
+	# before it from 300 ms in, 20 after it; 6 s and 2.0..2.9 s until
+	# 2026-12-07)
+	if truth_start "$J" "${PRE[@]}" "$AUDIOLAT" run "${FROM_RUN[@]}" -L 20 -d 4.5s; then
+		sleep "1.$(truth_random 5 9)" # the random point: the fault's timing, not a wait
 		truth_stall "$S"
 		stopped=$?
 		truth_wait
