@@ -1,6 +1,6 @@
 #!/bin/busybox sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# /init of the package test's qemu guest (tests/package/deb.sh):
+# /init of the package test's qemu guest (tests/package/package.sh):
 # the host's / (read-only over 9p) is the lower layer of an overlay on a
 # tmpfs, and /guest-user.sh runs chrooted in it, as the guest's root, which
 # has every capability (the host's sandbox lacks CAP_SYS_RESOURCE, so there

@@ -5,7 +5,7 @@
 # the package, make a user in the audio group, enable jackd2's limits the
 # way `dpkg-reconfigure -p high jackd2` does, and run audiolat as the user
 # through su's PAM session. Prints each step's output between
-# "@@begin NAME" and "@@end NAME RC MS" lines for deb.sh to check;
+# "@@begin NAME" and "@@end NAME RC MS" lines for package.sh to check;
 # judges nothing itself.
 #   guest-user.sh DEB
 deb=$1

@@ -1,8 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The Debian package as a user gets it: built from this tree by
-# dpkg-buildpackage -us -uc -b (DEB_BUILD_OPTIONS=nocheck: make test has just
-# run the suites; no network), lintian (no error; every warning is one that
+# The release, built once: the tarball `meson dist` packs (the commit, with
+# .tarball-version: its git describe, since a tarball has no git) holds
+# exactly the commit's files; unpacked, offline (a network namespace with
+# only loopback), dpkg-buildpackage -us -uc -b builds the Debian package
+# from it (DEB_BUILD_OPTIONS=nocheck: make test runs the suites; Debian's
+# flags, -O2 and hardening=+all, warning-free); that build's audiolat
+# --version names the commit, and it measures the simulated card offline.
+# (Until 2026-12-07 the tarball was built and tested by a test of its own,
+# package-dist: a second build of everything and the unit suite, 80
+# core-s of the 709 of make test's untimed part.) Then the
+# package as a user gets it: lintian (no error; every warning is one that
 # docs/packaging.md lists and justifies), its contents and dependencies;
 # then installed with dpkg -i into a scratch root (an overlay of / in a
 # private mount namespace: the machine's own /usr, /etc and dpkg database
@@ -19,10 +27,11 @@
 #   - the results database in the user's $XDG_DATA_HOME, and nothing the
 #     user's commands wrote anywhere else (every path the overlay's upper
 #     layer gained or changed, and a private /dev/shm).
+# Not root: the tarball and the build, not the installation.
 # Cleanup: the scratch root (package, user, home, limits) is removed, and
 # the check of that fails when there was nothing to remove.
-# Cost: one build of audiolat without its tests, lintian, the guest: 70 s
-# on this 2-core machine when quiet, 160 s loaded (it prints its figures).
+# Cost: one build of audiolat without its tests, lintian, the guest (it
+# prints its figures, docs/packaging.md).
 set -u
 # a private mount namespace first (before lib.sh makes its temp directory):
 # whatever is mounted here goes when the test ends, however it ends
@@ -31,47 +40,97 @@ if [ "$(id -u)" -eq 0 ] && [ -z "${AL_PKG_NS:-}" ] && unshare --mount --propagat
 fi
 . "$(dirname "$0")/../lib.sh"
 top=$(cd "$TESTS_DIR/.." && pwd)
-[ "$(id -u)" -eq 0 ] || t_skip_all "not root: installing the package (dpkg -i, useradd, chroot, su) needs root"
-[ "${AL_PKG_NS:-}" = 1 ] || t_bail "a private mount namespace (unshare --mount) for the scratch root"
-for t in dpkg-buildpackage dh lintian dpkg-deb chroot su useradd mount debconf-set-selections jq; do
+for t in meson ninja tar xz dpkg-buildpackage dh lintian dpkg-deb jq; do
 	command -v "$t" >/dev/null || t_bail "$t is installed (scripts/packages.txt)"
 done
-[ -s /usr/share/jackd/audio.conf ] || t_bail "jackd2 is installed (its /usr/share/jackd/audio.conf: the audio group's limits)"
 ver=$(sed -n "s/^  version: '\([^']*\)'.*/\1/p" "$top/meson.build")
 [ -n "$ver" ] || t_bail "meson.build names the project version"
 USER_NAME=audiolat-pkg-test
 LIMITS=/etc/security/limits.d/audio.conf
+# what the tests that run inside the package's build must not inherit from this one
+inner_env=(env -u AUDIOLAT -u TESTS_DIR -u BUILD_DIR -u XDG_DATA_HOME -u PTY_RUN -u MESON_TEST_ITERATION)
+# offline: a new network namespace, loopback up (root, or an unprivileged
+# user namespace where the machine allows one)
+offline=()
+if unshare --net true 2>/dev/null; then
+	offline=(unshare --net sh -c 'ip link set lo up 2>/dev/null; exec "$@"' offline)
+elif unshare --net --map-root-user true 2>/dev/null; then
+	offline=(unshare --net --map-root-user sh -c 'ip link set lo up 2>/dev/null; exec "$@"' offline)
+fi
 t0=$EPOCHSECONDS
 
-# ---------------------------------------------------------------- build ----
-# the tree as it is (what git tracks or would track), with the version
-# scripts/version.sh gives here written where a tarball carries it
-src="$T_TMP/src/audiolat-$ver"
-mkdir -p "$src"
+# -------------------------------------------------------------- tarball ----
+mkdir -p "$T_TMP/src"
 if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
-	(cd "$top" && git ls-files -z --cached --others --exclude-standard |
-		while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
-		tar --null -T - -cf -) | tar -C "$src" -xf -
-	"$top/scripts/version.sh" "$ver" >"$src/.tarball-version"
+	git -C "$top" diff-index --quiet HEAD -- ||
+		echo "# the work tree has uncommitted changes: the tarball and the package are the commit $(git -C "$top" rev-parse --short HEAD), without them"
+	commit_version=$("$top/scripts/version.sh" "$ver" --commit)
+	dist="$BUILD_DIR/meson-dist/audiolat-$ver.tar.xz"
+	rm -f "$dist" "$dist.sha256sum"
+	"${inner_env[@]}" meson dist -C "$BUILD_DIR" --no-tests --allow-dirty --formats xztar >"$T_TMP/dist.log" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] || tail -n 20 "$T_TMP/dist.log" | sed 's/^/#   meson dist: /'
+	t_result $rc "meson dist makes the tarball"
+	[ -s "$dist" ] || t_bail "meson dist wrote $dist"
+	echo "# $(basename "$dist"): $(stat -c %s "$dist") bytes"
+	t_true "it unpacks" tar -C "$T_TMP/src" -xf "$dist"
+	t_true "into one directory, audiolat-$ver" test "$(ls "$T_TMP/src")" = "audiolat-$ver"
+	src="$T_TMP/src/audiolat-$ver"
+	t_true "it carries the commit's version in .tarball-version ($commit_version)" \
+		test "$(cat "$src/.tarball-version" 2>&1)" = "$commit_version"
+	t_true "it has no .git" test ! -e "$src/.git"
+	# every file of the commit is in it, and nothing else but .tarball-version
+	git -C "$top" ls-tree -r --name-only HEAD | LC_ALL=C sort >"$T_TMP/committed"
+	(cd "$src" && find . -type f -o -type l | sed 's,^\./,,' | grep -vx '.tarball-version' | LC_ALL=C sort) >"$T_TMP/packed"
+	diff "$T_TMP/committed" "$T_TMP/packed" | head -n 20 | sed 's/^/# committed<, packed>: /'
+	t_true "it holds exactly the commit's $(wc -l <"$T_TMP/committed") files (debian/ too)" cmp -s "$T_TMP/committed" "$T_TMP/packed"
 else
+	# a tarball itself: the tree as it is
+	t_skip "meson dist makes the tarball" "not a git checkout (a tarball itself): meson dist packs a git commit"
+	src="$T_TMP/src/audiolat-$ver"
+	mkdir -p "$src"
 	tar -C "$top" --exclude=./build --exclude='./build-*' --exclude='./obj-*' \
 		--exclude="./$(realpath --relative-to="$top" "$BUILD_DIR")" -cf - . | tar -C "$src" -xf -
+	commit_version=$(cat "$src/.tarball-version" 2>/dev/null)
 fi
-[ -s "$src/debian/control" ] || t_bail "the copy of the tree has debian/"
+[ -s "$src/debian/control" ] || t_bail "the source has debian/"
 built_version=$(cat "$src/.tarball-version")
-(cd "$src" && DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" unshare --net \
+
+# ---------------------------------------------------------------- build ----
+if [ ${#offline[@]} -eq 0 ]; then
+	t_skip "the build runs offline" "no network namespace: not root, and no unprivileged user namespace here"
+else
+	t_true "the build runs offline (no network device but loopback)" \
+		"${offline[@]}" sh -c 'test "$(ip -o link show | cut -d: -f2 | tr -d " " | paste -sd" ")" = lo'
+fi
+t1=$EPOCHSECONDS
+(cd "$src" && DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" "${inner_env[@]}" "${offline[@]}" \
 	dpkg-buildpackage -us -uc -b) >"$T_TMP/build.log" 2>&1
 rc=$?
 [ $rc -eq 0 ] || tail -n 40 "$T_TMP/build.log" | sed 's/^/#   build: /'
-t_result $rc "dpkg-buildpackage -us -uc -b builds it (DEB_BUILD_OPTIONS=nocheck, no network)"
+t_result $rc "dpkg-buildpackage -us -uc -b builds it from the tarball (DEB_BUILD_OPTIONS=nocheck, no network)"
 t_nogrep "$T_TMP/build.log" 'warning:' "warning-free with Debian's flags (-O2, hardening=+all)"
-t_build=$((EPOCHSECONDS - t0))
+t_build=$((EPOCHSECONDS - t1))
 arch=$(dpkg --print-architecture)
 deb="$T_TMP/src/audiolat_${ver}_$arch.deb"
 changes="$T_TMP/src/audiolat_${ver}_$arch.changes"
 [ -s "$deb" ] || t_bail "the build made $(basename "$deb")"
 # for a person who wants to install what make test built
 mkdir -p "$BUILD_DIR/package" && cp "$deb" "$BUILD_DIR/package/"
+obj=$(ls -d "$src"/obj-* 2>/dev/null | head -n 1)
+[ -n "$obj" ] && [ -x "$obj/src/cli/audiolat" ] || t_bail "the package's build tree (obj-*) has src/cli/audiolat"
+
+# (not its unit suite again: that took the test from 112 s to 190 s
+# beside the rest of make test, for the same files as the suites make
+# test runs around it: the tarball holds exactly the commit's, above)
+"$obj/src/cli/audiolat" --version >"$T_TMP/version" 2>&1
+t_true "its audiolat --version says $commit_version (no git to ask)" \
+	test "$(head -n 1 "$T_TMP/version")" = "audiolat $commit_version"
+"${inner_env[@]}" "${offline[@]}" "$obj/src/cli/audiolat" run -b sim -d 1s -q --no-db --json "$T_TMP/sim.json" \
+	>"$T_TMP/sim.out" 2>&1
+t_result $? "it measures the simulated card offline (run -b sim -d 1s)"
+t_json "... and its document has periods, a p50 and the tarball's version" --arg v "$commit_version" \
+	'.total.periods > 100 and .total.wake_latency_ns.p50 != null and .tool_version == $v' "$T_TMP/sim.json"
 
 # every library meson found came from a package debian/control names
 grep -h '^Run-time dependency .* found: YES' "$src"/obj-*/meson-logs/meson-log.txt |
@@ -134,6 +193,17 @@ for p in jackd2 pipewire rt-tests; do
 done
 
 # ------------------------------------------------------ the scratch root ---
+if [ "$(id -u)" -ne 0 ]; then
+	t_skip "the package installed and used (dpkg -i, useradd, chroot, su)" "not root: installing the package needs root"
+	echo "# cost: build $t_build s, lintian $t_lintian s; all $((EPOCHSECONDS - t0)) s"
+	t_done
+	exit
+fi
+[ "${AL_PKG_NS:-}" = 1 ] || t_bail "a private mount namespace (unshare --mount) for the scratch root"
+for t in chroot su useradd mount debconf-set-selections; do
+	command -v "$t" >/dev/null || t_bail "$t is installed (scripts/packages.txt)"
+done
+[ -s /usr/share/jackd/audio.conf ] || t_bail "jackd2 is installed (its /usr/share/jackd/audio.conf: the audio group's limits)"
 # a tmpfs outside $T_TMP (never under a rm -rf) holds the overlay's upper
 # layer and its mount point; the lower layer is the machine's /
 getent passwd "$USER_NAME" >/dev/null && t_bail "no user $USER_NAME on this machine before the test"
