@@ -98,13 +98,11 @@ for dir in midi load backend doc core; do
     [ -e "$out/lib$dir.a" ] && libs="$libs $out/lib$dir.a"
 done
 
-n=0
-failed=0
-for name in $targets; do
-    n=$((n + 1))
-    exe=$out/fuzz-$name
-    log=$out/fuzz-$name.log
+# extras NAME: what target NAME needs beside the libraries: sources (their
+# globs expand where the words are used) and link flags
+extras() {
     extra=""
+    name=$1
     case $name in
         run-args)
             extra="$src/src/args/run-opts.c $src/src/args/common-opts.c"
@@ -122,7 +120,7 @@ for name in $targets; do
         report)
             # every file of the report rooms (the globs expand where $extra is used)
             # (src/metrics/prom-http.c needs libmicrohttpd)
-            extra="-DAL_VERSION=\"fuzz\" $src/src/report/*.c $src/src/compare/*.c $src/src/html/*.c $src/src/export/*.c $src/src/metrics/*.c -ljansson $(pkg-config --cflags --libs libmicrohttpd)"
+            extra="$src/src/report/*.c $src/src/compare/*.c $src/src/html/*.c $src/src/export/*.c $src/src/metrics/*.c -ljansson $(pkg-config --cflags --libs libmicrohttpd)"
             ;;
         prom-http)
             # the routing alone: no server, no libmicrohttpd
@@ -146,7 +144,48 @@ for name in $targets; do
             extra="$src/src/interchange/*.c -ljansson"
             ;;
     esac
+    echo "$extra"
+}
+
+# every extra source compiled once (the report rooms, the interchange
+# parsers and the option tables serve several targets), in parallel
+mkdir -p "$out/obj/extra"
+rm -f "$out/obj/extra/"*.o
+for name in $targets; do
+    # shellcheck disable=SC2046 # one word per source, globs expanded
+    for w in $(extras "$name"); do
+        case $w in *.c) echo "$w" ;; esac
+    done
+done | sort -u >"$out/obj/extra/sources"
+# shellcheck disable=SC2016 # expanded by that sh
+xargs -r -P "$jobs" -I{} sh -c \
+    'o="$1/$(echo "$2" | sed "s,^$5/src/,,; s,/,_,g; s,\.c\$,.o,")"; $3 $4 -c "$2" -o "$o" 2>"$o.log" || rm -f "$o"' \
+    sh "$out/obj/extra" {} "$cc" "$lib_flags" "$src" <"$out/obj/extra/sources"
+# extra_objs NAME: the words of extras NAME, each source as its object
+extra_objs() {
+    for w in $(extras "$1"); do
+        case $w in
+            *.c) echo "$out/obj/extra/$(echo "$w" | sed "s,^$src/src/,,; s,/,_,g; s,\.c\$,.o,")" ;;
+            *) echo "$w" ;;
+        esac
+    done
+}
+
+n=0
+failed=0
+for name in $targets; do
+    n=$((n + 1))
+    exe=$out/fuzz-$name
+    log=$out/fuzz-$name.log
+    extra=$(extra_objs "$name" | paste -sd' ')
     rm -f "$exe"
+    for w in $extra; do
+        case $w in
+            "$out/obj/extra/"*.o)
+                [ -e "$w" ] || { echo "# ${w##*/} does not compile:"; head -n 5 "$w.log" | sed 's/^/#   /'; }
+                ;;
+        esac
+    done
     # shellcheck disable=SC2086
     if ! $cc $exe_flags "$here/fuzz-$name.c" $extra -Wl,--start-group $libs -Wl,--end-group \
             -lm -lpthread -o "$exe" >"$log" 2>&1; then
