@@ -28,7 +28,9 @@ SLOW_PID=$!
 t_wait 10 "the slow filter runs" grep -q '^ready' "$SLOW_OUT"
 t_true "its output is linked to the null sink" pw-link slowfilter:out null-sink:playback_FL
 
-t_exit 0 "-b pipewire beside it, 6 s: exits 0" "$AUDIOLAT" run -b pipewire -d 6s -L 20 -a "$AUDIO_CPU" --no-db --no-histogram --json "$J" \
+# (4 s: ~19 slow cycles in it, most of the filter's life; 6 s until
+# 2026-12-07)
+t_exit 0 "-b pipewire beside it, 4 s: exits 0" "$AUDIOLAT" run -b pipewire -d 4s -L 20 -a "$AUDIO_CPU" --no-db --no-histogram --json "$J" \
 	--html "$T_TMP/run.html"
 cp "$OUT" "$T_TMP/text.out"
 kill -TERM "$SLOW_PID"
@@ -43,7 +45,7 @@ t_json "the profiler answered: blame is active, on our driver" \
 t_json "the nodes are there: ours, the filter, the driver" \
 	'[.graph.nodes[] | .name] as $n | ($n | index("slowfilter")) != null and ($n | index("null-sink")) != null and
 	 any(.graph.nodes[]; .self)' "$J"
-# every 40th of ~1125 cycles: ~28 in 6 s; some may fall before the stream
+# every 40th of ~750 cycles: ~19 in 4 s; some may fall before the stream
 # started or after it ended
 # (-L 20: our own node stays far from the deadline; on a busy machine a
 # late cycle of its own is its own, and is listed, not judged)

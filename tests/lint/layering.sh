@@ -35,7 +35,9 @@ for dir in "$src"/*/; do
 	bad=""
 	while IFS= read -r line; do
 		file=${line%%:*}
-		inc=$(sed -E 's/.*#include "([^"]+)".*/\1/' <<<"${line#*:}")
+		# (a bash match: a sed for each of ~1500 includes took 10 core-s)
+		[[ ${line#*:} =~ \#include\ \"([^\"]+)\" ]] || continue
+		inc=${BASH_REMATCH[1]}
 		case $inc in
 		*/*) target=${inc%%/*} ;;
 		*) continue ;; # same directory
