@@ -101,7 +101,10 @@ done
 # machine ends a run late: 1.0079 s gave 755, never fewer than due)
 t_json "periods are counted: the run's length in periods" \
 	'.total.periods > 700 and ((.total.periods - .duration_ns / .config.period_ns) | fabs) <= 2' "$J"
-t_json "interval p50 is about one period" \
+# (what it read, printed: once 2026-12-07 in a clean clone's make test,
+# beside the kernel guest, no steal, it was outside and nothing said by
+# how much)
+t_json "interval p50 is about one period ($(jq -c '[.total.interval_ns.p50, .total.wake_latency_ns.p99, .total.missed_periods, .realtime]' "$J" 2>/dev/null): p50 ns, latency p99 ns, missed, realtime)" \
 	'.total.interval_ns.p50 > 1200000 and .total.interval_ns.p50 < 1470000' "$J"
 t_json "min <= p50 <= p99 <= max" \
 	'.total.wake_latency_ns | .min <= .p50 and .p50 <= .p99 and .p99 <= .max' "$J"
