@@ -102,8 +102,7 @@ done
 # globs expand where the words are used) and link flags
 extras() {
     extra=""
-    name=$1
-    case $name in
+    case $1 in
         run-args)
             extra="$src/src/args/run-opts.c $src/src/args/common-opts.c"
             ;;
@@ -147,25 +146,31 @@ extras() {
     echo "$extra"
 }
 
+# obj_of SOURCE: where an extra source's object goes (src/report/json.c:
+# report_json.o)
+obj_of() {
+    echo "$out/obj/extra/$(echo "${1#"$src"/src/}" | tr / _ | sed 's/\.c$/.o/')"
+}
 # every extra source compiled once (the report rooms, the interchange
-# parsers and the option tables serve several targets), in parallel
+# parsers and the option tables serve several targets), in parallel: the
+# list holds each source, then its object
 mkdir -p "$out/obj/extra"
 rm -f "$out/obj/extra/"*.o
 for name in $targets; do
-    # shellcheck disable=SC2046 # one word per source, globs expanded
     for w in $(extras "$name"); do
         case $w in *.c) echo "$w" ;; esac
     done
-done | sort -u >"$out/obj/extra/sources"
+done | sort -u | while IFS= read -r f; do
+    printf '%s\n%s\n' "$f" "$(obj_of "$f")"
+done >"$out/obj/extra/sources"
 # shellcheck disable=SC2016 # expanded by that sh
-xargs -r -P "$jobs" -I{} sh -c \
-    'o="$1/$(echo "$2" | sed "s,^$5/src/,,; s,/,_,g; s,\.c\$,.o,")"; $3 $4 -c "$2" -o "$o" 2>"$o.log" || rm -f "$o"' \
-    sh "$out/obj/extra" {} "$cc" "$lib_flags" "$src" <"$out/obj/extra/sources"
+xargs -r -d '\n' -n 2 -P "$jobs" sh -c '$1 $2 -c "$3" -o "$4" 2>"$4.log" || rm -f "$4"' \
+    sh "$cc" "$lib_flags" <"$out/obj/extra/sources"
 # extra_objs NAME: the words of extras NAME, each source as its object
 extra_objs() {
     for w in $(extras "$1"); do
         case $w in
-            *.c) echo "$out/obj/extra/$(echo "$w" | sed "s,^$src/src/,,; s,/,_,g; s,\.c\$,.o,")" ;;
+            *.c) obj_of "$w" ;;
             *) echo "$w" ;;
         esac
     done

@@ -94,7 +94,6 @@ else
 	commit_version=$(cat "$src/.tarball-version" 2>/dev/null)
 fi
 [ -s "$src/debian/control" ] || t_bail "the source has debian/"
-built_version=$(cat "$src/.tarball-version")
 
 # ---------------------------------------------------------------- build ----
 if [ ${#offline[@]} -eq 0 ]; then
@@ -290,7 +289,7 @@ snap "$T_TMP/before"
 t1=$EPOCHSECONDS
 as_user version 'audiolat --version'
 t_result $? "audiolat --version as the user"
-t_true "it prints the version built ($built_version)" test "$(head -n 1 "$T_TMP/version.out")" = "audiolat $built_version"
+t_true "it prints the version built ($commit_version)" test "$(head -n 1 "$T_TMP/version.out")" = "audiolat $commit_version"
 t_grep "$T_TMP/version.out" '^backends: sim( |$)' "... the backends built in"
 t_grep "$T_TMP/version.out" '^  SQLite +[0-9]' "... the libraries"
 
