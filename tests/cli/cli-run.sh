@@ -73,7 +73,14 @@ t_json "devices -b oss: the backend is there, its devices listed" \
 
 # a short real run, JSON to a file
 J="$T_TMP/run.json"
-t_exit 0 "a 1 s run exits 0" "$A" run -d 1s -q --json "$J"
+# (-L 20: the simulated app's work is 20 % of a period, not the default
+# 80. This test runs beside the others: beside the kernel test's initramfs
+# build (xz -d of the kernel, cpio), the 80 % work took 1.31 ms of a
+# 1.33 ms period at p50 and the app missed 241-290 of 750 periods, its
+# interval p50 2.6 ms, with no xrun: an overloaded app, measured right,
+# and not what these checks are about. At 20 %, beside the same build,
+# 0-1 missed and the interval p50 one period, 5 runs of 5. 2026-12-07)
+t_exit 0 "a 1 s run exits 0" "$A" run -d 1s -L 20 -q --json "$J"
 t_grep "$OUT" '^summary: backend=sim .* result=PASS$' "the summary line closes the run"
 t_json "the JSON parses" . "$J"
 t_json "schema is audiolat.run/2" '.schema == "audiolat.run/2"' "$J"
@@ -98,12 +105,18 @@ for f in min mean p50 p90 p99 p999 p9999 max; do
 done
 # every period due in the run is counted, missed ones too: the run's own
 # length in 1.333 ms periods, give or take the one it ended in (a loaded
-# machine ends a run late: 1.0079 s gave 755, never fewer than due)
-t_json "periods are counted: the run's length in periods ($(jq -c '[.total.periods, .duration_ns, .config.period_ns, .total.missed_periods, .total.xruns]' "$J" 2>/dev/null): periods, duration ns, period ns, missed, xruns)" \
-	'.total.periods > 700 and ((.total.periods - .duration_ns / .config.period_ns) | fabs) <= 2' "$J"
+# machine ends a run late: 1.0079 s gave 755, never fewer than due). An
+# xrun restarts the card (prepare, refill, start) where it is found, and
+# its periods are due from there: the part of a period between the last
+# boundary before it and the restart is due to no one, so each xrun may
+# leave up to one period fewer (747 for 750.1 with 10 xruns, beside a
+# build)
+t_json "periods are counted: the run's length in periods, less up to one per xrun ($(jq -c '[.total.periods, .duration_ns, .config.period_ns, .total.missed_periods, .total.xruns]' "$J" 2>/dev/null): periods, duration ns, period ns, missed, xruns)" \
+	'(.duration_ns / .config.period_ns) as $due | .total.periods > 700 and
+	 .total.periods - $due <= 2 and $due - .total.periods <= 2 + .total.xruns' "$J"
 # (what they read, printed: in 2 of 3 clean clones' make test on
 # 2026-12-07, this one and the periods' count failed once each, beside the
-# kernel test's first 4-8 s, no steal, and nothing said by how much)
+# kernel test's first 4-8 s: the 80 % work and the xruns' restarts, above)
 t_json "interval p50 is about one period ($(jq -c '[.total.interval_ns.p50, .total.wake_latency_ns.p99, .total.missed_periods, .realtime]' "$J" 2>/dev/null): p50 ns, latency p99 ns, missed, realtime)" \
 	'.total.interval_ns.p50 > 1200000 and .total.interval_ns.p50 < 1470000' "$J"
 t_json "min <= p50 <= p99 <= max" \

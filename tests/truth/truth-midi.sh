@@ -238,9 +238,24 @@ check() {
 	# busy VM's host delayed it by 12.8 ms once; and its stamps carry the lateness measured below)
 	resume=$(awk -v t1="$((stop_mono_ns + stall_ns))" '$1 == "gap" && $3 >= t1 && !d { d = 1; printf "%d", ($3 - t1) / 1000 }' "$T_TMP/source.err")
 	echo "# the source ran again ${resume:-?} us after the SIGCONT"
-	lo=$((100000 + stall_ns / 1000 - 2 * P_US)) hi=$((100000 + stall_ns / 1000 + 10000 + ${resume:-0} + ${noise:-0}))
-	t_result $([ -n "$resume" ] && [ "${smax:-0}" -ge $lo ] && [ "${smax:-0}" -le $hi ] && echo 0 || echo 1) \
-		"the source: its longest delta is 100 ms + the stall (-2 periods .. +10 ms + its resume ${resume:-?} us + the lateness its stamps carry next to it, ${noise:-?} us): $smax us in $lo..$hi"
+	# The server's own slips inside that delta, as the source saw them:
+	# two calls of its process more than two periods apart, but for the
+	# stall's gap (the one the SIGCONT ends), each less a period. Its
+	# frames stood still meanwhile, so they lengthen the delta as the
+	# stall does (a truth-midi-jack run beside 10 jackd xruns read 163.4 ms
+	# for a 47.5 ms stall, 15.9 ms over it; 2026-12-07). Listed, and
+	# added to the bound: the source's truth is its stamps, which record
+	# is held to above.
+	own=$(awk -v t0="$stop_mono_ns" -v t1="$((stop_mono_ns + stall_ns))" -v p="$((P_US * 1000))" '
+		FNR == NR { if (FNR > 1 && $1 - q > mx) { mx = $1 - q; a = q; b = $1 } q = $1; next }
+		($1 == "gap" || $1 == "late") && $2 >= a - p && $3 <= b + p && !($2 <= t1 && $3 >= t0) {
+			u += $3 - $2 - p; l = l sprintf("%.1f ", ($3 - $2) / 1e6) }
+		END { printf "%d %s\n", u / 1000, l == "" ? "none" : l "ms" }' "$SRC" "$T_TMP/source.err" 2>/dev/null)
+	own_us=${own%% *}
+	echo "# the server's own slips inside the stall's delta (calls over 2 periods apart): ${own#* } (${own_us:-?} us over a period each)"
+	lo=$((100000 + stall_ns / 1000 - 2 * P_US)) hi=$((100000 + stall_ns / 1000 + 10000 + ${resume:-0} + ${noise:-0} + ${own_us:-0}))
+	t_result $([ -n "$resume" ] && [ -n "$own_us" ] && [ "${smax:-0}" -ge $lo ] && [ "${smax:-0}" -le $hi ] && echo 0 || echo 1) \
+		"the source: its longest delta is 100 ms + the stall (-2 periods .. +10 ms + its resume ${resume:-?} us + the lateness its stamps carry next to it, ${noise:-?} us + the server's own slips in it, ${own_us:-?} us): $smax us in $lo..$hi"
 	# 300 us of the server's wake-up jitter, plus its lateness next to the
 	# stall where the source measured more (a VM's host slipped jackd's
 	# cycles by 0.6-1 ms around a stall in CI: record's line is fitted to
