@@ -6,6 +6,7 @@
 #include <jansson.h>
 
 #include "backend/backend.h"
+#include "core/opts.h"
 #include "store/store.h"
 #include "cli.h"
 #include "commands.h"
@@ -76,6 +77,8 @@ int
 main(int argc, char **argv)
 {
 	const struct al_command *c;
+	char help[] = "--help";
+	char *names_args[4] = { NULL };
 
 	if (argc < 2) {
 		usage(stderr);
@@ -89,8 +92,26 @@ main(int argc, char **argv)
 		version();
 		return AL_EXIT_OK;
 	}
+	/*
+	 * audiolat --option-names CMD [SUB]: the options CMD [SUB] --help names,
+	 * one "option --NAME" a line, from its table (not in --help: what
+	 * tests/lint/man-options.sh holds the man pages to)
+	 */
+	if (!strcmp(argv[1], "--option-names") && argc >= 3 && argc <= 4) {
+		names_args[0] = argv[2];
+		names_args[1] = argc == 4 ? argv[3] : help;
+		names_args[2] = argc == 4 ? help : NULL;
+		al_opts_help_names(true);
+		argc -= 1;
+		argv = names_args;
+	} else if (!strcmp(argv[1], "--option-names")) {
+		return cli_usage_error(NULL, "--option-names CMD [SUBCOMMAND]");
+	} else {
+		argc -= 1;
+		argv += 1;
+	}
 	for (c = al_commands; c->name; c++)
-		if (!strcmp(c->name, argv[1]))
-			return c->fn(argc - 1, argv + 1);
-	return cli_usage_error(NULL, "unknown command '%s' (see 'audiolat --help')", argv[1]);
+		if (!strcmp(c->name, argv[0]))
+			return c->fn(argc, argv);
+	return cli_usage_error(NULL, "unknown command '%s' (see 'audiolat --help')", argv[0]);
 }

@@ -547,12 +547,48 @@ print_opt(FILE *f, const struct al_optdef *d, int col)
 	}
 }
 
+static bool help_names; /* al_opts_help_names(): set once, by main, before any help */
+
+void
+al_opts_help_names(bool on)
+{
+	help_names = on;
+}
+
+/*
+ * al_opts_help() in names mode: "option --NAME" for each option --help
+ * names (what (word) says), "accepts --NAME" for those of an included
+ * table, taken but not listed
+ */
+static void
+print_names(FILE *f, const struct al_optdef *table, const char *word)
+{
+	const struct al_optdef *e;
+	struct al_optdef d;
+
+	for (e = table; !is_end(e); e++) {
+		/* (one without help: taken, not listed) */
+		if (e->kind == AL_OPT_K_OPT && e->name)
+			fprintf(f, "%s --%s\n", e->help && e->help[0] ? word : "accepts", e->name);
+		else if (e->kind == AL_OPT_K_PICK && !resolve_pick(e, &d) && d.name)
+			fprintf(f, "%s --%s\n", d.help && d.help[0] ? word : "accepts", d.name);
+		else if (e->kind == AL_OPT_K_MERGE && e->from && (!e->long_only || e->help))
+			print_names(f, e->from, word);
+		else if (e->kind == AL_OPT_K_INCLUDE && e->from)
+			print_names(f, e->from, "accepts");
+	}
+}
+
 void
 al_opts_help(FILE *f, const struct al_optdef *table, int col)
 {
 	const struct al_optdef *e;
 	struct al_optdef d;
 
+	if (help_names) {
+		print_names(f, table, "option");
+		return;
+	}
 	for (e = table; !is_end(e); e++) {
 		switch (e->kind) {
 		case AL_OPT_K_OPT:

@@ -181,6 +181,15 @@ int al_opts_find(const struct al_optdef *table, const char *tok, struct al_optde
  */
 void al_opts_help(FILE *f, const struct al_optdef *table, int col);
 
+/*
+ * From now on al_opts_help() prints, instead of the list, one line
+ * "option --NAME" for each option --help names: those it lists, and those
+ * of an AL_OPT_LONGS table it names in prose; and "accepts --NAME" for
+ * each of an included table, taken but not listed (audiolat
+ * --option-names: what tests/lint/man-options.sh holds the man pages to).
+ */
+void al_opts_help_names(bool on);
+
 /* The name in messages: "-d/--duration", "--json" (buf: at least 48 bytes). */
 const char *al_opt_label(const struct al_optdef *d, char *buf, size_t size);
 
