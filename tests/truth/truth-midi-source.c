@@ -16,8 +16,8 @@
  * On stderr at the end, "gap PREV_NS NEXT_NS" for every two calls of its
  * process callback more than 20 ms apart (a stalled server): when it ran
  * last before the gap and first after it, by a clock read on entry; and
- * "late PREV_NS NEXT_NS" for two calls more than two periods apart but not
- * 20 ms (the server late by itself: a VM's jackd slips).
+ * "late PREV_NS NEXT_NS" for two calls more than a period and 1 ms apart
+ * but not 20 ms (the server late by itself: a VM's jackd slips).
  */
 #include <jack/midiport.h>
 #include <stdatomic.h>
@@ -42,7 +42,7 @@ static atomic_int quiet_cycles; /* cycles run since */
 #define GAP_NS (20 * 1000000LL)
 static int64_t gaps_ns[MAX_GAPS][2]; /* the process thread's alone until quit */
 static int n_gaps;
-#define MAX_LATE 256
+#define MAX_LATE 4096
 static int64_t late_ns[MAX_LATE][2]; /* the same, for the server's own slips */
 static int n_late;
 static int64_t last_entry_ns;
@@ -63,7 +63,7 @@ process(jack_nframes_t n, void *arg)
 		gaps_ns[n_gaps][0] = last_entry_ns;
 		gaps_ns[n_gaps++][1] = entry_ns;
 	} else if (last_entry_ns && atomic_load(&ready) &&
-		   entry_ns - last_entry_ns > 2 * (int64_t)n * 1000000000 / rate_hz &&
+		   entry_ns - last_entry_ns > (int64_t)n * 1000000000 / rate_hz + 1000000 &&
 		   n_late < MAX_LATE) {
 		late_ns[n_late][0] = last_entry_ns;
 		late_ns[n_late++][1] = entry_ns;
