@@ -572,8 +572,8 @@ print_names(FILE *f, const struct al_optdef *table, const char *word)
 			fprintf(f, "%s --%s\n", e->help && e->help[0] ? word : "accepts", e->name);
 		else if (e->kind == AL_OPT_K_PICK && !resolve_pick(e, &d) && d.name)
 			fprintf(f, "%s --%s\n", d.help && d.help[0] ? word : "accepts", d.name);
-		else if (e->kind == AL_OPT_K_MERGE && e->from && (!e->long_only || e->help))
-			print_names(f, e->from, word);
+		else if (e->kind == AL_OPT_K_MERGE && e->from)
+			print_names(f, e->from, !e->long_only || e->help ? word : "accepts");
 		else if (e->kind == AL_OPT_K_INCLUDE && e->from)
 			print_names(f, e->from, "accepts");
 	}
