@@ -27,22 +27,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "truth-ends.h"
 #include "truth-jack-client.h"
-
-#define ENDS 8192 /* the last cycles' ends kept (43 s of 256 frames at 48 kHz) */
 
 static jack_port_t *out;
 static int64_t busy_ns, rate_hz;
 static atomic_ullong cycles, busy_sum, busy_max;
-static int64_t ends_ns[ENDS], sorted_ns[ENDS];
-
-static int
-by_value(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
+static struct truth_ends ends; /* each cycle's end, from its start */
 
 static jack_client_t *_Atomic c; /* set once truth_jack_open returns: it is active by then */
 
@@ -51,7 +42,6 @@ process(jack_nframes_t n, void *arg)
 {
 	int64_t t0 = truth_now_ns(), t, start_ns;
 	jack_client_t *self = atomic_load(&c);
-	unsigned long long k;
 
 	(void)arg;
 	if (!self)
@@ -61,8 +51,8 @@ process(jack_nframes_t n, void *arg)
 	do
 		t = truth_now_ns();
 	while (t - t0 < busy_ns);
-	k = atomic_fetch_add(&cycles, 1);
-	ends_ns[k % ENDS] = t - start_ns;
+	atomic_fetch_add(&cycles, 1);
+	truth_ends_add(&ends, t - start_ns);
 	atomic_fetch_add(&busy_sum, (unsigned long long)(t - t0));
 	if ((unsigned long long)(t - t0) > atomic_load(&busy_max))
 		atomic_store(&busy_max, (unsigned long long)(t - t0));
@@ -74,16 +64,10 @@ static void
 report(FILE *f)
 {
 	unsigned long long n = atomic_load(&cycles);
-	size_t kept = n < ENDS ? (size_t)n : ENDS;
 
-	memcpy(sorted_ns, ends_ns, kept * sizeof(*sorted_ns));
-	qsort(sorted_ns, kept, sizeof(*sorted_ns), by_value);
 	fprintf(f, "cycles=%llu busy_mean_ns=%llu busy_max_ns=%llu end_p50_ns=", n,
 		n ? atomic_load(&busy_sum) / n : 0, atomic_load(&busy_max));
-	if (kept)
-		fprintf(f, "%lld\n", (long long)sorted_ns[kept / 2]);
-	else
-		fprintf(f, "null\n");
+	truth_ends_print_p50(f, &ends);
 }
 
 static void

@@ -36,6 +36,8 @@
 #include <pipewire/filter.h>
 #include <pipewire/pipewire.h>
 
+#include "truth-ends.h"
+
 struct slow {
 	struct pw_main_loop *loop;
 	struct pw_context *context;
@@ -63,17 +65,7 @@ struct slow {
 
 static struct slow S;
 
-#define ENDS 8192 /* the last spun cycles' ends kept (43 s of 256 frames at 48 kHz) */
-static int64_t ends_ns[ENDS], sorted_ns[ENDS];
-static atomic_ullong n_ends;
-
-static int
-by_value(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
+static struct truth_ends ends; /* the spun cycles' ends, from the driver's clock.nsec */
 
 static int64_t
 now_ns(void)
@@ -109,7 +101,7 @@ on_process(void *data, struct spa_io_position *pos)
 	if (d > atomic_load(&s->busy_max))
 		atomic_store(&s->busy_max, d);
 	if (want && pos && pos->clock.nsec)
-		ends_ns[atomic_fetch_add(&n_ends, 1) % ENDS] = t - (int64_t)pos->clock.nsec;
+		truth_ends_add(&ends, t - (int64_t)pos->clock.nsec);
 	if (want) {
 		atomic_fetch_add(&s->slow, 1);
 		atomic_fetch_add(&s->slow_sum, d);
@@ -254,7 +246,6 @@ main(int argc, char **argv)
 	struct timespec tick = { 0, 50 * 1000 * 1000 };
 	struct spa_source *timer;
 	unsigned long long n, k;
-	size_t kept;
 	char *end;
 	int opt;
 
@@ -354,13 +345,7 @@ main(int argc, char **argv)
 	       "slow_min_ns=%llu end_p50_ns=", n, k, n ? atomic_load(&S.busy_sum) / n : 0,
 	       atomic_load(&S.busy_max), k ? atomic_load(&S.slow_sum) / k : 0,
 	       atomic_load(&S.slow_min));
-	kept = atomic_load(&n_ends) < ENDS ? (size_t)atomic_load(&n_ends) : ENDS;
-	memcpy(sorted_ns, ends_ns, kept * sizeof(*sorted_ns));
-	qsort(sorted_ns, kept, sizeof(*sorted_ns), by_value);
-	if (kept)
-		printf("%lld\n", (long long)sorted_ns[kept / 2]);
-	else
-		printf("null\n");
+	truth_ends_print_p50(stdout, &ends);
 	pw_deinit();
 	return atomic_load(&S.ready) ? 0 : 1;
 }

@@ -204,11 +204,10 @@ check_fault() {
 	# fault, 8 in a 4 s one. One pwjack stall of 10 in such runs had five
 	# wake-ups or more of 63 ms or more, and no event but the fault's: not
 	# explained)
-	n_over=$(jq --argjson f "$f" '[.total.histogram.wake_latency_per_wakeup_ns.buckets[] |
-		select(.[1] > $f / 4) | .[2]] | add // 0' "$J" 2>/dev/null)
-	tjq "$what: per wake-up, fewer than 8 saw a quarter of it ($n_over; p99 $(jq '.total.wake_latency_per_wakeup_ns.p99 / 1000 | floor' "$J" 2>/dev/null) us)" \
-		'.total.histogram.wake_latency_per_wakeup_ns as $h | ($h.buckets | length) > 0 and
-		 ([$h.buckets[] | select(.[1] > $f / 4) | .[2]] | add // 0) + $h.overflow < 8' "$J" "$@"
+	over='.total.histogram.wake_latency_per_wakeup_ns as $h |
+		([$h.buckets[] | select(.[1] > $f / 4) | .[2]] | add // 0) + $h.overflow'
+	tjq "$what: per wake-up, fewer than 8 saw a quarter of it ($(jq --argjson f "$f" "$over" "$J" 2>/dev/null); p99 $(jq '.total.wake_latency_per_wakeup_ns.p99 / 1000 | floor' "$J" 2>/dev/null) us)" \
+		"(.total.histogram.wake_latency_per_wakeup_ns.buckets | length) > 0 and ($over) < 8" "$J" "$@"
 	# one line of figures for docs/truth.md's table (tests/truth/table.sh)
 	jq -r "($ev) as \$e | def us: if . == null then \"null\" else (. / 1000 | floor | tostring) end;
 		\"# truth-record: $BE ${what%% *} truth_us=\(\$f | us) queued_us=\(\$b | us) period_us=\(\$p | us)\" +
