@@ -14,6 +14,7 @@ enum al_exit {
 	AL_EXIT_USAGE = 2,
 	AL_EXIT_THRESHOLD = 3,
 	AL_EXIT_UNAVAILABLE = 4,
+	AL_EXIT_INSUFFICIENT = 5, /* a gate without enough data to decide (compare --fail-on-worse) */
 };
 
 /* One subcommand: argv[0] is the subcommand name; returns an enum al_exit. */

@@ -15,14 +15,15 @@
 #include "commands.h"
 #include "doc-io.h"
 
-enum { OPT_GROUP_BY = 256 };
+enum { OPT_GROUP_BY = 256, OPT_GATE };
 
 /* The options. */
 struct cmp_args {
 	struct al_compare_opts co;
 	const char *json_path, *html_path, *db, *baseline;
-	bool markdown, quiet, fail_on_worse, group, help;
+	bool markdown, quiet, fail_on_worse, group, help, within_run, allow_insufficient;
 	enum al_group_key key;
+	unsigned gate;
 };
 
 #define TO(f_) AL_OPT_TO(struct cmp_args, f_)
@@ -49,7 +50,20 @@ static const struct al_optdef compare_opts[] = {
 	CLI_SHARED_AS(CLI_OPT_DB, NULL, "the results database for ids (default\n"
 					"$XDG_DATA_HOME/audiolat/results.db)", TO(db)),
 	{ .name = "fail-on-worse", .type = AL_OPT_FLAG, TO(fail_on_worse),
-	  .help = "exit 3 when a result is significantly worse" },
+	  .help = "exit 3 when a group of runs is significantly worse on a\n"
+		  "gated statistic; exit 5 when there is not enough data to\n"
+		  "say (fewer than 3 runs a group, single runs, a figure\n"
+		  "not measured)" },
+	{ .id = OPT_GATE, .name = "gate", .type = AL_OPT_SPEC, .arg = "LIST",
+	  .help = "the statistics --fail-on-worse decides on: p50, p99,\n"
+		  "max, comma-separated (default p99)" },
+	{ .name = "within-run", .type = AL_OPT_FLAG, TO(within_run),
+	  .help = "let --fail-on-worse decide on single runs, by the spread\n"
+		  "within each run (not a verdict on a change: two runs of\n"
+		  "the same system differ by more)" },
+	{ .name = "allow-insufficient", .type = AL_OPT_FLAG, TO(allow_insufficient),
+	  .help = "with --fail-on-worse, exit 0 rather than 5 when there is\n"
+		  "not enough data to decide" },
 	{ .id = OPT_GROUP_BY, .name = "group-by", .type = AL_OPT_SPEC, .arg = "KEY",
 	  AL_OPT_ALSO(struct cmp_args, group),
 	  .help = "one row per kernel, host or label over many runs (the\n"
@@ -67,7 +81,8 @@ static const struct al_optdef compare_opts[] = {
 	CLI_SHARED(CLI_OPT_HELP, TO(help)),
 	AL_OPT_TEXT("\n"
 		    "exit status: 0 done, 1 a result could not be read or an output not written,\n"
-		    "2 usage error, 3 a result is worse (--fail-on-worse)\n"),
+		    "2 usage error, 3 a result is worse (--fail-on-worse), 5 not enough data for\n"
+		    "--fail-on-worse to decide\n"),
 	AL_OPT_END,
 };
 
@@ -89,8 +104,17 @@ write_comparison(const struct cmp_args *a, const struct al_doc_set *set,
 	if (html && cli_write_html("compare", "--html", a->html_path, set->in, set->n,
 				   c->midi ? NULL : c->cmp, "audiolat comparison"))
 		return AL_EXIT_RUNTIME;
-	if (a->fail_on_worse && c->worse[0])
+	if (!a->fail_on_worse)
+		return AL_EXIT_OK;
+	if (c->worse[0])
 		return cli_cmd_error(AL_EXIT_THRESHOLD, "compare", "%s (--fail-on-worse)", c->worse);
+	if (c->insufficient[0] && !a->allow_insufficient)
+		return cli_cmd_error(AL_EXIT_INSUFFICIENT, "compare",
+				     "not enough data to decide: %s (--fail-on-worse; "
+				     "--allow-insufficient to pass)", c->insufficient);
+	if (c->insufficient[0])
+		cli_warn("compare: not enough data to decide, passed by --allow-insufficient: %s",
+			 c->insufficient);
 	return AL_EXIT_OK;
 }
 
@@ -104,13 +128,17 @@ compare_set(void *ctx, const struct al_opt_hit *h, char *err, size_t err_size)
 	if (h->id == OPT_GROUP_BY && al_group_key_parse(h->arg, &a->key))
 		return snprintf(err, err_size, "--group-by: '%s' is not kernel, host or label", h->arg),
 		       -EINVAL;
+	if (h->id == OPT_GATE && al_gate_parse(h->arg, &a->gate))
+		return snprintf(err, err_size, "--gate: '%s' is not a list of p50, p99 and max",
+				h->arg), -EINVAL;
 	return 0;
 }
 
 int
 cmd_compare(int argc, char **argv)
 {
-	struct cmp_args a = { .co = AL_COMPARE_OPTS_DEFAULT, .key = AL_GROUP_KERNEL };
+	struct cmp_args a = { .co = AL_COMPARE_OPTS_DEFAULT, .key = AL_GROUP_KERNEL,
+			      .gate = AL_GATE_DEFAULT };
 	struct al_compare_req q;
 	struct al_compare_out c = { 0 };
 	struct al_doc_set set;
@@ -123,6 +151,8 @@ cmd_compare(int argc, char **argv)
 	n = argc - first;
 	if (!a.group && a.baseline)
 		return cli_usage_error("compare", "--baseline goes with --group-by");
+	if (a.group && a.within_run)
+		return cli_usage_error("compare", "--within-run is for single runs, not --group-by");
 	if (n < (a.group ? 0 : 2))
 		return cli_usage_error("compare", "needs two results or more (the first is the "
 				       "baseline), got %d", n);
@@ -134,7 +164,8 @@ cmd_compare(int argc, char **argv)
 	rc = cli_docs_load("compare", a.db, argv + first, n, &set);
 	q = (struct al_compare_req){ .group = a.group, .co = a.co,
 				     .go = { a.key, a.baseline, a.co.confidence, a.co.resamples,
-					     a.co.seed } };
+					     a.co.seed },
+				     .gate = a.gate, .within_run = a.within_run };
 	if (!rc) {
 		rc = al_compare_docs(set.in, set.n, &q, &c, err, sizeof(err));
 		rc = rc ? cli_fail("compare", rc, NULL, err, false)

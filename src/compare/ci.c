@@ -149,6 +149,18 @@ al_ci_design_effect(const int64_t *n, const double *mean, size_t m, double sd)
 	return deff > total ? total : deff;
 }
 
+/* C(m_x, k) / C(m_x + m_y, k), by the same product as al_ci_exceedance_k(); 1 for k = 0 */
+static double
+exceedance_chance(size_t m_x, size_t m_y, size_t k)
+{
+	double p = 1;
+	size_t j, n = m_x + m_y;
+
+	for (j = 1; j <= k && j <= m_x; j++)
+		p *= (double)(m_x - (j - 1)) / (double)(n - (j - 1));
+	return p;
+}
+
 size_t
 al_ci_exceedance_k(size_t m_x, size_t m_y, double tail)
 {
@@ -181,6 +193,7 @@ al_ci_max_diff(const int64_t *a, size_t m_a, const int64_t *b, size_t m_b, doubl
 	size_t k_a, k_b;
 
 	memset(out, 0, sizeof(*out));
+	out->p = NAN;
 	if (!m_a || !m_b || !(conf > 0 && conf < 1))
 		return -EINVAL;
 	sa = malloc(m_a * sizeof(*sa));
@@ -206,6 +219,22 @@ al_ci_max_diff(const int64_t *a, size_t m_a, const int64_t *b, size_t m_b, doubl
 		out->hi = (double)sb[0] - (double)sa[k_a - 1];
 		out->hi_ok = true;
 	}
+	/* p: twice the smaller of the chances that as many of B's window
+	 * maxima as lie above max A (or of A's above max B) all came from it */
+	{
+		size_t cb = 0, ca = 0;
+
+		while (cb < m_b && sb[cb] > sa[0])
+			cb++;
+		while (ca < m_a && sa[ca] > sb[0])
+			ca++;
+		out->p = 2 * fmin(exceedance_chance(m_b, m_a, cb), exceedance_chance(m_a, m_b, ca));
+		if (out->p > 1)
+			out->p = 1;
+		/* no test at any level: neither side could ever be bounded */
+		if (al_ci_exceedance_k(m_b, m_a, 0.5) > m_b && al_ci_exceedance_k(m_a, m_b, 0.5) > m_a)
+			out->p = NAN;
+	}
 	free(sa);
 	free(sb);
 	return 0;
@@ -219,6 +248,25 @@ cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * The smaller share of the n sorted replicates on either side of 0: those
+ * <= 0 or those >= 0. The percentile interval at tail t has its low end
+ * above 0 exactly when t >= #(d <= 0) / n (its low end is d[floor(t n)]),
+ * its high end below 0 exactly when t >= #(d >= 0) / n: it excludes 0
+ * when t >= this share.
+ */
+static double
+share_beyond_zero(const double *d, int n)
+{
+	int le = 0, ge = 0, i;
+
+	for (i = 0; i < n; i++) {
+		le += d[i] <= 0;
+		ge += d[i] >= 0;
+	}
+	return (double)(le < ge ? le : ge) / (double)n;
+}
+
 /* The percentile method: [tail, 1 - tail] of the n replicates d (sorted here). */
 static void
 percentile_interval(double *d, int n, double tail, struct al_ci *out)
@@ -226,6 +274,7 @@ percentile_interval(double *d, int n, double tail, struct al_ci *out)
 	size_t lo, hi;
 
 	qsort(d, (size_t)n, sizeof(*d), cmp_double);
+	out->p = fmin(1, 2 * share_beyond_zero(d, n));
 	lo = (size_t)floor(tail * n);
 	hi = (size_t)ceil((1 - tail) * n) - 1;
 	if (hi >= (size_t)n)
@@ -300,6 +349,7 @@ al_ci_quantile_diff(const struct al_ci_sample *a, const struct al_ci_sample *b, 
 	int i;
 
 	memset(out, 0, sizeof(*out));
+	out->p = NAN;
 	if (!a->h->count || !b->h->count || resamples < 100 || !(q > 0 && q < 1) ||
 	    !(conf > 0 && conf < 1))
 		return -EINVAL;
@@ -476,6 +526,31 @@ al_ci_expanded_tail(double conf, size_t n)
 	return 0.5 * erfc(z / sqrt(2));
 }
 
+/*
+ * The p-value of the expanded percentile interval: the smallest alpha at
+ * which its tail, al_ci_expanded_tail(1 - alpha, n), reaches the share of
+ * the replicates beyond 0 (the tail grows with alpha: bisection).
+ */
+static double
+expanded_p(double share, size_t n)
+{
+	double lo = 0, hi = 1, mid;
+	int i;
+
+	if (share <= 0)
+		return 0;
+	if (al_ci_expanded_tail(1e-12, n) < share)
+		return 1;
+	for (i = 0; i < 60; i++) {
+		mid = (lo + hi) / 2;
+		if (al_ci_expanded_tail(1 - mid, n) >= share)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return hi;
+}
+
 int
 al_ci_group_diff(const struct al_ci_group *a, const struct al_ci_group *b, double q,
 		 int resamples, uint64_t seed, double conf, struct al_ci *out)
@@ -486,6 +561,7 @@ al_ci_group_diff(const struct al_ci_group *a, const struct al_ci_group *b, doubl
 	int i;
 
 	memset(out, 0, sizeof(*out));
+	out->p = NAN;
 	if (a->n < 1 || b->n < 1 || resamples < 100 || q >= 1 || !(conf > 0 && conf < 1))
 		return -EINVAL;
 	d = malloc((size_t)resamples * sizeof(*d));
@@ -508,6 +584,52 @@ al_ci_group_diff(const struct al_ci_group *a, const struct al_ci_group *b, doubl
 	/* few runs: a percentile interval of a resampled mean is too narrow */
 	tail = al_ci_expanded_tail(conf, a->n < b->n ? a->n : b->n);
 	percentile_interval(d, resamples, tail, out);
+	out->p = expanded_p(share_beyond_zero(d, resamples), a->n < b->n ? a->n : b->n);
 	free(d);
 	return 0;
+}
+
+size_t
+al_ci_holm(const double *p, size_t m, double alpha, double *level)
+{
+	size_t *ord, i, j, n = 0, t;
+	bool going = true;
+	double stop = NAN;
+
+	for (i = 0; i < m; i++) {
+		level[i] = NAN;
+		n += !isnan(p[i]);
+	}
+	ord = malloc((n ? n : 1) * sizeof(*ord));
+	if (!ord) { /* Bonferroni, which Holm never rejects less than */
+		for (i = 0; i < m; i++)
+			level[i] = isnan(p[i]) ? NAN : alpha / (double)n;
+		return n;
+	}
+	for (i = 0, t = 0; i < m; i++)
+		if (!isnan(p[i]))
+			ord[t++] = i;
+	/* by p, then by position (stable: the same order for ties every time) */
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && (p[ord[j - 1]] > p[ord[j]] ||
+				      (p[ord[j - 1]] == p[ord[j]] && ord[j - 1] > ord[j])); j--) {
+			t = ord[j];
+			ord[j] = ord[j - 1];
+			ord[j - 1] = t;
+		}
+	for (j = 0; j < n; j++) {
+		double lv = alpha / (double)(n - j);
+
+		if (going && p[ord[j]] <= lv) {
+			level[ord[j]] = lv;
+			continue;
+		}
+		if (going) {
+			going = false;
+			stop = lv;
+		}
+		level[ord[j]] = stop;
+	}
+	free(ord);
+	return n;
 }

@@ -40,12 +40,19 @@ double al_rng_gamma(struct al_rng *r, double shape);
 /* Beta(a, b), a, b > 0. */
 double al_rng_beta(struct al_rng *r, double a, double b);
 
-/* A confidence interval; an unbounded side has its _ok flag false. */
+/*
+ * A confidence interval; an unbounded side has its _ok flag false. p is
+ * the two-sided p-value of "no difference" from the same replicates or
+ * ranks, by the same rule as the interval: the interval at level conf
+ * excludes 0 exactly when p <= 1 - conf (NAN where the test cannot be
+ * made: too few windows for the maximum).
+ */
 struct al_ci {
 	double lo;
 	double hi;
 	bool lo_ok;
 	bool hi_ok;
+	double p;
 };
 
 enum al_verdict {
@@ -133,5 +140,18 @@ double al_ci_expanded_tail(double conf, size_t n);
 
 int al_ci_group_diff(const struct al_ci_group *a, const struct al_ci_group *b, double q,
 		     int resamples, uint64_t seed, double conf, struct al_ci *out);
+
+/*
+ * Holm's step-down correction of m tests at family level alpha (0.05):
+ * p[i] the tests' p-values (NAN: not a test, left out of the family).
+ * level[i] is the level the test is decided at: alpha / (m - j) for the
+ * j-th smallest p (from 0) while each so far was rejected (p <= its
+ * level); after the first that was not, every later one gets that same
+ * level, at which none of them is rejected; NAN where p is NAN. A test is
+ * rejected when p[i] <= level[i]. Its interval at confidence 1 - level[i]
+ * then excludes 0 exactly when it is rejected (al_ci's p). The number of
+ * tests in the family (the p that are not NAN) is returned.
+ */
+size_t al_ci_holm(const double *p, size_t m, double alpha, double *level);
 
 #endif

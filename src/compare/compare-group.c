@@ -152,15 +152,13 @@ all_measured(const struct group *g, size_t k)
 	return g->n > 0;
 }
 
-static double
-stat_confidence(const struct al_group_opts *o)
-{
-	return 1 - (1 - o->confidence) / (double)(sizeof(stats) / sizeof(stats[0]));
-}
-
+/*
+ * Group b against the baseline a on statistic k, its interval at level
+ * conf (Holm's for its step), into out; *p its p-value (NAN: no test).
+ */
 static int
 verdict(const struct group *a, const struct group *b, size_t k, const struct al_group_opts *o,
-	json_t *out)
+	double conf, json_t *out, double *p)
 {
 	struct al_ci_sample *sa = NULL, *sb = NULL;
 	double *va = NULL, *vb = NULL, diff, ma, mb;
@@ -169,18 +167,22 @@ verdict(const struct group *a, const struct group *b, size_t k, const struct al_
 	int rc = 0;
 	json_t *v;
 
-	v = json_pack("{s:s, s:s, s:s}", "group", b->name, "baseline", a->name, "statistic",
-		      stats[k].name);
+	*p = NAN;
+	v = json_pack("{s:s, s:s, s:s, s:n, s:n, s:n, s:n}", "group", b->name, "baseline",
+		      a->name, "statistic", stats[k].name, "difference_ns", "ci_ns", "p_value",
+		      "detectable_ns");
 	if (a->n < AL_GROUP_MIN_RUNS || b->n < AL_GROUP_MIN_RUNS) {
-		json_object_set_new(v, "verdict", json_string("not enough runs"));
-		json_object_set_new(v, "difference_ns", json_null());
-		json_object_set_new(v, "ci_ns", json_null());
+		char why[160];
+
+		snprintf(why, sizeof(why), "%zu run%s of %.60s, %d needed",
+			 a->n < b->n ? a->n : b->n, (a->n < b->n ? a->n : b->n) == 1 ? "" : "s",
+			 a->n < b->n ? a->name : b->name, AL_GROUP_MIN_RUNS);
+		json_object_set_new(v, "verdict", json_string("not enough data"));
+		json_object_set_new(v, "why", json_string(why));
 		return json_array_append_new(out, v) ? -ENOMEM : 0;
 	}
 	if (!all_measured(a, k) || !all_measured(b, k)) {
 		json_object_set_new(v, "verdict", json_string("not measured"));
-		json_object_set_new(v, "difference_ns", json_null());
-		json_object_set_new(v, "ci_ns", json_null());
 		return json_array_append_new(out, v) ? -ENOMEM : 0;
 	}
 	sa = calloc(a->n, sizeof(*sa));
@@ -205,13 +207,14 @@ verdict(const struct group *a, const struct group *b, size_t k, const struct al_
 	{
 		struct al_ci_group ga = { sa, va, a->n, true }, gb = { sb, vb, b->n, true };
 
-		/* one verdict per group: its three statistics together at o->confidence
-		 * (Bonferroni), each interval at 1 - (1 - confidence) / 3 */
-		rc = al_ci_group_diff(&ga, &gb, stats[k].q, o->resamples, o->seed + k,
-				      stat_confidence(o), &ci);
+		/* every verdict of the comparison together at o->confidence
+		 * (Holm): this one's interval at its step's level, conf */
+		rc = al_ci_group_diff(&ga, &gb, stats[k].q, o->resamples, o->seed + k, conf,
+				      &ci);
 	}
 	if (rc)
 		goto out;
+	*p = ci.p;
 	/* geometric means: the difference, and the interval of the ratio as a
 	 * difference from the baseline's geometric mean */
 	ma = exp(ma);
@@ -221,6 +224,12 @@ verdict(const struct group *a, const struct group *b, size_t k, const struct al_
 	json_object_set_new(v, "difference_pct", json_real(100 * diff / ma));
 	json_object_set_new(v, "ratio_ci", json_pack("[f, f]", exp(ci.lo), exp(ci.hi)));
 	json_object_set_new(v, "ci_ns", json_pack("[f, f]", ma * (exp(ci.lo) - 1), ma * (exp(ci.hi) - 1)));
+	json_object_set_new(v, "confidence", json_real(conf));
+	json_object_set_new(v, "p_value", isnan(ci.p) ? json_null() : json_real(ci.p));
+	/* the power: the interval's half-width, where it found no difference */
+	if (al_ci_verdict(&ci) == AL_VERDICT_SAME)
+		json_object_set_new(v, "detectable_ns",
+				    json_real(ma * (exp(ci.hi) - exp(ci.lo)) / 2));
 	json_object_set_new(v, "verdict", json_string(al_verdict_name(al_ci_verdict(&ci))));
 	if (json_array_append_new(out, v))
 		rc = -ENOMEM;
@@ -231,6 +240,53 @@ out:
 	free(sb);
 	free(va);
 	free(vb);
+	return rc;
+}
+
+#define N_STATS (sizeof(stats) / sizeof(stats[0]))
+
+/*
+ * Every group against the baseline on every statistic into jv: the
+ * p-values first, then each interval at its level by Holm's correction
+ * over all of them (the same seed: the same replicates); root gets
+ * "multiple_testing".
+ */
+static int
+verdicts(const struct group *groups, size_t ng, const struct group *base,
+	 const struct al_group_opts *o, json_t *jv, json_t *root)
+{
+	size_t m = ng * N_STATS, j, k, t, tests;
+	double *p = calloc(m ? m : 1, sizeof(*p)), *level = calloc(m ? m : 1, sizeof(*level));
+	json_t *scratch = json_array();
+	int rc = 0;
+
+	if (!p || !level || !scratch) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (t = 0; t < m; t++)
+		p[t] = NAN;
+	for (j = 0, t = 0; j < ng && !rc; j++)
+		for (k = 0; k < N_STATS && !rc; k++, t++)
+			if (&groups[j] != base)
+				rc = verdict(base, &groups[j], k, o, o->confidence, scratch, &p[t]);
+	if (rc)
+		goto out;
+	tests = al_ci_holm(p, m, 1 - o->confidence, level);
+	for (j = 0, t = 0; j < ng && !rc; j++)
+		for (k = 0; k < N_STATS && !rc; k++, t++)
+			if (&groups[j] != base)
+				rc = verdict(base, &groups[j], k, o,
+					     isnan(level[t]) ? o->confidence : 1 - level[t], jv, &p[t]);
+	if (!rc && json_object_set_new(root, "multiple_testing",
+				       json_pack("{s:s, s:I, s:f}", "method", "holm", "tests",
+						 (json_int_t)tests, "family_confidence",
+						 o->confidence)))
+		rc = -ENOMEM;
+out:
+	json_decref(scratch);
+	free(p);
+	free(level);
 	return rc;
 }
 
@@ -263,7 +319,7 @@ al_compare_groups(const struct al_report_doc *in, size_t n, const struct al_grou
 {
 	struct grun *runs = NULL;
 	struct group *groups = NULL, *base = NULL;
-	size_t ng = 0, i, j, k;
+	size_t ng = 0, i, j;
 	json_t *root = NULL, *jg, *jv;
 	int rc = 0;
 
@@ -311,10 +367,9 @@ al_compare_groups(const struct al_report_doc *in, size_t n, const struct al_grou
 	}
 	jg = json_array();
 	jv = json_array();
-	root = json_pack("{s:s, s:s, s:s, s:f, s:f, s:i, s:I, s:i, s:o, s:o}", "schema",
+	root = json_pack("{s:s, s:s, s:s, s:f, s:i, s:I, s:i, s:o, s:o}", "schema",
 			 AL_SCHEMA_COMPARE_GROUPS, "group_by", al_group_key_name(o->key),
-			 "baseline", base->name, "confidence", o->confidence,
-			 "confidence_per_statistic", stat_confidence(o), "resamples",
+			 "baseline", base->name, "confidence", o->confidence, "resamples",
 			 o->resamples, "seed", (json_int_t)o->seed, "min_runs", AL_GROUP_MIN_RUNS,
 			 "groups", jg, "verdicts", jv);
 	if (!root) {
@@ -332,12 +387,7 @@ al_compare_groups(const struct al_report_doc *in, size_t n, const struct al_grou
 						    spread(&groups[j], 1), "max_ns",
 						    spread(&groups[j], 2), "xruns", (json_int_t)xr));
 	}
-	for (j = 0; j < ng && !rc; j++) {
-		if (&groups[j] == base)
-			continue;
-		for (k = 0; k < sizeof(stats) / sizeof(stats[0]) && !rc; k++)
-			rc = verdict(base, &groups[j], k, o, jv);
-	}
+	rc = verdicts(groups, ng, base, o, jv, root);
 	if (!rc) {
 		*out = root;
 		root = NULL;
@@ -409,7 +459,10 @@ al_compare_groups_text(const json_t *cmp, bool markdown, FILE *f)
 			al_doc_str(v, "group", "?"), al_doc_str(v, "baseline", "?"),
 			al_doc_str(v, "statistic", "?"));
 		if (!json_is_array(ci)) {
-			fprintf(f, "%s\n", verd);
+			if (al_doc_str(v, "why", NULL))
+				fprintf(f, "%s (%s)\n", verd, al_doc_str(v, "why", ""));
+			else
+				fprintf(f, "%s\n", verd);
 			continue;
 		}
 		dur(fabs(al_doc_real(v, "difference_ns", 0)), a, sizeof(a));
@@ -418,9 +471,18 @@ al_compare_groups_text(const json_t *cmp, bool markdown, FILE *f)
 		fprintf(f, "%s%s", al_doc_real(v, "difference_ns", 0) < 0 ? "-" : "+", a);
 		if (json_is_number(json_object_get(v, "difference_pct")))
 			fprintf(f, " (%+.1f %%)", al_doc_real(v, "difference_pct", 0));
-		fprintf(f, ", %.1f %% CI [%s%s, %s%s] across runs: %s\n",
-			100 * al_doc_real(cmp, "confidence_per_statistic", 0.95),
+		fprintf(f, ", %.4g %% CI [%s%s, %s%s] across runs: %s",
+			100 * al_doc_real(v, "confidence", 0.95),
 			json_number_value(json_array_get(ci, 0)) < 0 ? "-" : "+", b,
 			json_number_value(json_array_get(ci, 1)) < 0 ? "-" : "+", c, verd);
+		if (json_is_number(json_object_get(v, "detectable_ns"))) {
+			dur(al_doc_real(v, "detectable_ns", 0), a, sizeof(a));
+			fprintf(f, " (would have seen %s%s)", markdown ? "\u00b1" : "+-", a);
+		}
+		fputc('\n', f);
 	}
+	fprintf(f, "%sHolm's correction over the %lld verdicts (%.0f %% for all of them together: "
+		   "each interval at its step's level); below %lld runs a group, not enough data.\n",
+		markdown ? "\n" : "\n", (long long)al_doc_int(cmp, "multiple_testing.tests", 0),
+		100 * al_doc_real(cmp, "confidence", 0.95), (long long)al_doc_int(cmp, "min_runs", 0));
 }

@@ -65,16 +65,20 @@ side(bool ok, double v)
  */
 static json_t *
 statistic(const char *name, double a, double b, const struct al_ci *ci, double resolution_ns,
-	  const char *method)
+	  const char *method, double conf)
 {
 	enum al_verdict v = al_ci_verdict(ci);
 
 	if (ci->lo_ok && ci->hi_ok && ci->lo >= -resolution_ns && ci->hi <= resolution_ns)
 		v = AL_VERDICT_SAME;
-	return json_pack("{s:s, s:f, s:f, s:f, s:o, s:o, s:s, s:s, s:f}", "name", name, "a", a,
-			 "b", b, "diff", b - a, "ci_lo", side(ci->lo_ok, ci->lo), "ci_hi",
-			 side(ci->hi_ok, ci->hi), "verdict", al_verdict_name(v), "method", method,
-			 "resolution_ns", resolution_ns);
+	return json_pack("{s:s, s:f, s:f, s:f, s:o, s:o, s:f, s:o, s:o, s:s, s:s, s:f}", "name",
+			 name, "a", a, "b", b, "diff", b - a, "ci_lo", side(ci->lo_ok, ci->lo),
+			 "ci_hi", side(ci->hi_ok, ci->hi), "confidence", conf, "p_value",
+			 isnan(ci->p) ? json_null() : json_real(ci->p), "detectable",
+			 v == AL_VERDICT_SAME && ci->lo_ok && ci->hi_ok
+				 ? json_real((ci->hi - ci->lo) / 2) : json_null(),
+			 "verdict", al_verdict_name(v), "method", method, "resolution_ns",
+			 resolution_ns);
 }
 
 static json_t *
@@ -117,16 +121,107 @@ result_row(const json_t *doc, const char *key, const char *source)
 			 (json_int_t)al_doc_int(doc, "jitter_mean_abs_ns", 0));
 }
 
+/* What every result of a MIDI comparison has: its histogram and window maxima. */
+struct midi_set {
+	const struct al_report_doc *in;
+	struct al_dhist *h;
+	int64_t **wmax;
+	size_t *m;
+	bool loop;
+};
+
+/*
+ * Result d against A into comparisons: its p99 (and, recorded, its max)
+ * with intervals at their levels (level[2 (d - 1)] and the next one;
+ * NAN: o->confidence), their p-values into p. 0 or -errno.
+ */
+static int
+pair_json(const struct midi_set *s, size_t d, const struct al_compare_opts *o,
+	  const double *level, double *p, json_t *comparisons)
+{
+	/* MIDI events are far apart (100 ms at 10 Hz): deltas taken as independent */
+	struct al_ci_sample a = { &s->h[0], (double)s->h[0].count },
+			    b = { &s->h[d], (double)s->h[d].count };
+	struct al_ci p99 = { 0 }, max = { 0 };
+	json_t *stats = json_array();
+	const json_t *da = s->in[0].doc, *db = s->in[d].doc;
+	double res_ns = fmax(al_doc_real(da, "tick_ns", 0), al_doc_real(db, "tick_ns", 0));
+	double c99 = isnan(level[2 * (d - 1)]) ? o->confidence : 1 - level[2 * (d - 1)];
+	double cmax = isnan(level[2 * (d - 1) + 1]) ? o->confidence : 1 - level[2 * (d - 1) + 1];
+	char key[4];
+	int rc = 0;
+
+	p99.p = max.p = NAN;
+	if (s->h[0].count && s->h[d].count)
+		rc = al_ci_quantile_diff(&a, &b, 0.99, o->resamples, o->seed, c99, &p99);
+	p[2 * (d - 1)] = p99.p;
+	if (s->loop) {
+		/* one message in flight: probes are independent; no windows for the max */
+		json_array_append_new(stats, statistic("p99_latency", al_dhist_quantile(&s->h[0], 0.99),
+						       al_dhist_quantile(&s->h[d], 0.99), &p99, 0,
+						       "histogram bootstrap", c99));
+	} else {
+		if (!rc)
+			rc = al_ci_max_diff(s->wmax[0], s->m[0], s->wmax[d], s->m[d], cmax, &max);
+		p[2 * (d - 1) + 1] = max.p;
+		json_array_append_new(stats, statistic("p99_abs_jitter",
+						       al_dhist_quantile(&s->h[0], 0.99),
+						       al_dhist_quantile(&s->h[d], 0.99), &p99, res_ns,
+						       "histogram bootstrap", c99));
+		json_array_append_new(
+			stats, statistic("max_abs_jitter", (double)al_doc_int(da, "jitter_abs_max_ns", 0),
+					 (double)al_doc_int(db, "jitter_abs_max_ns", 0), &max, res_ns,
+					 "exceedance test on 1 s window maxima", cmax));
+	}
+	snprintf(key, sizeof(key), "%c", (char)('A' + d));
+	json_array_append_new(comparisons, json_pack("{s:s, s:s, s:o}", "a", "A", "b", key,
+						     "statistics", stats));
+	return rc;
+}
+
+/*
+ * Every result against A, Holm over every verdict: the p-values first
+ * (pass 0), then each interval at its step's level (pass 1; the same
+ * seed, the same replicates); test 2 (d - 1) is d's p99, 2 (d - 1) + 1
+ * its max. *tests: how many there were. NULL on ENOMEM or an error.
+ */
+static json_t *
+comparisons_json(const struct midi_set *s, size_t n, const struct al_compare_opts *o,
+		 size_t *tests, int *rc)
+{
+	double *p = calloc(2 * n, sizeof(*p)), *level = calloc(2 * n, sizeof(*level));
+	json_t *comparisons = NULL;
+	size_t d;
+	int pass;
+
+	*rc = p && level ? 0 : -ENOMEM;
+	for (d = 0; !*rc && d < 2 * n; d++)
+		p[d] = level[d] = NAN;
+	for (pass = 0; pass < 2 && !*rc; pass++) {
+		if (pass == 1)
+			*tests = al_ci_holm(p, 2 * n, 1 - o->confidence, level);
+		json_decref(comparisons);
+		comparisons = json_array();
+		for (d = 1; d < n && !*rc; d++)
+			*rc = pair_json(s, d, o, level, p, comparisons);
+	}
+	free(p);
+	free(level);
+	if (*rc) {
+		json_decref(comparisons);
+		return NULL;
+	}
+	return comparisons;
+}
+
 int
 al_compare_midi(const struct al_report_doc *in, size_t n, const struct al_compare_opts *o,
 		json_t **out)
 {
-	struct al_dhist *h = NULL;
-	json_t *results, *comparisons;
-	int64_t **wmax = NULL;
-	size_t *m = NULL, d;
+	struct midi_set s = { in, NULL, NULL, NULL, false };
+	json_t *results, *comparisons = NULL;
+	size_t d, tests = 0;
 	char key[4];
-	bool loop;
 	int rc = 0;
 
 	*out = NULL;
@@ -135,11 +230,11 @@ al_compare_midi(const struct al_report_doc *in, size_t n, const struct al_compar
 	for (d = 0; d < n; d++)
 		if (!al_doc_is_midi(in[d].doc) || is_loop(in[d].doc) != is_loop(in[0].doc))
 			return -EINVAL;
-	loop = is_loop(in[0].doc);
-	h = calloc(n, sizeof(*h));
-	wmax = calloc(n, sizeof(*wmax));
-	m = calloc(n, sizeof(*m));
-	if (!h || !wmax || !m) {
+	s.loop = is_loop(in[0].doc);
+	s.h = calloc(n, sizeof(*s.h));
+	s.wmax = calloc(n, sizeof(*s.wmax));
+	s.m = calloc(n, sizeof(*s.m));
+	if (!s.h || !s.wmax || !s.m) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -148,65 +243,32 @@ al_compare_midi(const struct al_report_doc *in, size_t n, const struct al_compar
 		snprintf(key, sizeof(key), "%c", (char)('A' + d));
 		json_array_append_new(results, result_row(in[d].doc, key, in[d].source));
 		rc = al_dhist_from_json(json_object_get(in[d].doc,
-							loop ? "histogram" : "jitter_histogram"),
-					NULL, &h[d]);
-		if (!rc && !(wmax[d] = window_maxima(in[d].doc, &m[d])))
+							s.loop ? "histogram" : "jitter_histogram"),
+					NULL, &s.h[d]);
+		if (!rc && !(s.wmax[d] = window_maxima(in[d].doc, &s.m[d])))
 			rc = -ENOMEM;
 	}
-	comparisons = json_array();
-	for (d = 1; d < n && !rc; d++) {
-		/* MIDI events are far apart (100 ms at 10 Hz): deltas taken as independent */
-		struct al_ci_sample a = { &h[0], (double)h[0].count }, b = { &h[d], (double)h[d].count };
-		struct al_ci p99 = { 0 }, max = { 0 };
-		json_t *stats = json_array();
-		double res_ns = fmax(al_doc_real(in[0].doc, "tick_ns", 0),
-				     al_doc_real(in[d].doc, "tick_ns", 0));
-
-		if (h[0].count && h[d].count)
-			rc = al_ci_quantile_diff(&a, &b, 0.99, o->resamples, o->seed, o->confidence,
-						 &p99);
-		if (loop) {
-			/* one message in flight: probes are independent; no windows for the max */
-			json_array_append_new(stats, statistic("p99_latency",
-							       al_dhist_quantile(&h[0], 0.99),
-							       al_dhist_quantile(&h[d], 0.99), &p99,
-							       0, "histogram bootstrap"));
-			goto next;
-		}
-		if (!rc)
-			rc = al_ci_max_diff(wmax[0], m[0], wmax[d], m[d], o->confidence, &max);
-		json_array_append_new(stats, statistic("p99_abs_jitter",
-						       al_dhist_quantile(&h[0], 0.99),
-						       al_dhist_quantile(&h[d], 0.99), &p99, res_ns,
-						       "histogram bootstrap"));
-		json_array_append_new(
-			stats, statistic("max_abs_jitter",
-					 (double)al_doc_int(in[0].doc, "jitter_abs_max_ns", 0),
-					 (double)al_doc_int(in[d].doc, "jitter_abs_max_ns", 0), &max,
-					 res_ns, "exceedance test on 1 s window maxima"));
-next:
-		snprintf(key, sizeof(key), "%c", (char)('A' + d));
-		json_array_append_new(comparisons, json_pack("{s:s, s:s, s:o}", "a", "A", "b", key,
-							     "statistics", stats));
-	}
+	if (!rc)
+		comparisons = comparisons_json(&s, n, o, &tests, &rc);
 	if (rc) {
 		json_decref(results);
-		json_decref(comparisons);
 		goto out;
 	}
-	*out = json_pack("{s:s, s:{s:f, s:i, s:I}, s:o, s:[{s:n, s:o}]}", "schema",
-			 AL_SCHEMA_COMPARE_MIDI, "method", "confidence", o->confidence, "resamples",
-			 o->resamples, "seed", (json_int_t)o->seed, "results", results, "scopes",
-			 "name", "comparisons", comparisons);
+	*out = json_pack("{s:s, s:{s:f, s:i, s:I, s:{s:s, s:I, s:f}}, s:o, s:[{s:n, s:o}]}",
+			 "schema", AL_SCHEMA_COMPARE_MIDI, "method", "confidence", o->confidence,
+			 "resamples", o->resamples, "seed", (json_int_t)o->seed, "multiple_testing",
+			 "method", "holm", "tests", (json_int_t)tests, "family_confidence",
+			 o->confidence, "results", results, "scopes", "name", "comparisons",
+			 comparisons);
 	rc = *out ? 0 : -ENOMEM;
 out:
-	for (d = 0; h && d < n; d++)
-		al_dhist_free(&h[d]);
-	for (d = 0; wmax && d < n; d++)
-		free(wmax[d]);
-	free(h);
-	free(wmax);
-	free(m);
+	for (d = 0; s.h && d < n; d++)
+		al_dhist_free(&s.h[d]);
+	for (d = 0; s.wmax && d < n; d++)
+		free(s.wmax[d]);
+	free(s.h);
+	free(s.wmax);
+	free(s.m);
 	return rc;
 }
 
@@ -267,10 +329,22 @@ al_compare_midi_table(const json_t *cmp, bool markdown, FILE *f)
 
 		snprintf(l, sizeof(l), json_is_real(lo) ? "%+.3f" : "-inf", json_real_value(lo) / 1e6);
 		snprintf(h, sizeof(h), json_is_real(hi) ? "%+.3f" : "+inf", json_real_value(hi) / 1e6);
-		fprintf(f, "%s%s vs %s: %s %+.3f ms (%g %% CI %s .. %s ms): %s\n",
+		fprintf(f, "%s%s vs %s: %s %+.3f ms (%.4g %% CI %s .. %s ms): %s",
 			markdown ? "- " : "", al_doc_str(c, "b", "?"), al_doc_str(c, "a", "?"),
 			al_doc_str(st, "name", "?"), al_doc_real(st, "diff", 0) / 1e6,
-			100 * al_doc_real(cmp, "method.confidence", 0.95), l, h,
-			al_doc_str(st, "verdict", "?"));
+			100 * al_doc_real(st, "confidence", al_doc_real(cmp, "method.confidence", 0.95)),
+			l, h, al_doc_str(st, "verdict", "?"));
+		if (!strcmp(al_doc_str(st, "verdict", ""), "worse") ||
+		    !strcmp(al_doc_str(st, "verdict", ""), "better"))
+			fputs(" (within-run only)", f);
+		else if (json_is_number(json_object_get(st, "detectable")))
+			fprintf(f, " (would have seen %s%.3f ms)", markdown ? "\u00b1" : "+-",
+				al_doc_real(st, "detectable", 0) / 1e6);
+		fputc('\n', f);
 	}
+	fprintf(f, "%sHolm's correction over the %lld verdicts (%.0f %% for all of them together: "
+		   "each interval at its step's level). One recording each: the spread within "
+		   "them, not between recordings.\n", markdown ? "\n" : "",
+		(long long)al_doc_int(cmp, "method.multiple_testing.tests", 0),
+		100 * al_doc_real(cmp, "method.confidence", 0.95));
 }

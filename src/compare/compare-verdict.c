@@ -22,8 +22,97 @@ al_compare_odd_one(const struct al_report_doc *in, size_t n, bool *midi)
 	return -1;
 }
 
+static const struct {
+	const char *name;
+	unsigned bit;
+} gates[] = {
+	{ "p50", AL_GATE_P50 },
+	{ "p99", AL_GATE_P99 },
+	{ "max", AL_GATE_MAX },
+};
+
+int
+al_gate_parse(const char *s, unsigned *gate)
+{
+	const char *p = s, *e;
+	size_t i, len;
+
+	*gate = 0;
+	if (!s || !*s)
+		return -EINVAL;
+	for (;;) {
+		e = strchr(p, ',');
+		len = e ? (size_t)(e - p) : strlen(p);
+		for (i = 0; i < sizeof(gates) / sizeof(gates[0]); i++)
+			if (strlen(gates[i].name) == len && !strncmp(p, gates[i].name, len))
+				break;
+		if (i == sizeof(gates) / sizeof(gates[0]))
+			return *gate = 0, -EINVAL;
+		*gate |= gates[i].bit;
+		if (!e)
+			return 0;
+		p = e + 1;
+	}
+}
+
 bool
-al_compare_any_worse(const json_t *cmp)
+al_gate_has(unsigned gate, const char *name)
+{
+	size_t i, len;
+
+	for (i = 0; i < sizeof(gates) / sizeof(gates[0]); i++) {
+		len = strlen(gates[i].name);
+		/* "p99", or MIDI's "p99_abs_jitter" */
+		if ((gate & gates[i].bit) && !strncmp(name, gates[i].name, len) &&
+		    (name[len] == '\0' || name[len] == '_'))
+			return true;
+	}
+	return false;
+}
+
+/* A verdict the gate cannot decide on: no interval to decide with. */
+static bool
+undecided(const char *verdict)
+{
+	return !strcmp(verdict, "not enough data") || !strcmp(verdict, "not measured");
+}
+
+/* The gate over groups: the first gated verdict "worse", else the first undecided one. */
+static void
+gate_groups(const json_t *cmp, unsigned gate, struct al_compare_out *out)
+{
+	const json_t *v;
+	size_t i, n = 0;
+
+	json_array_foreach(json_object_get(cmp, "verdicts"), i, v)
+	{
+		const char *verd = al_doc_str(v, "verdict", "");
+
+		if (!al_gate_has(gate, al_doc_str(v, "statistic", "")))
+			continue;
+		n++;
+		if (!strcmp(verd, "worse") && !out->worse[0])
+			snprintf(out->worse, sizeof(out->worse),
+				 "group %s is significantly worse than %s (%s wake latency)",
+				 al_doc_str(v, "group", "?"), al_doc_str(v, "baseline", "?"),
+				 al_doc_str(v, "statistic", "?"));
+		else if (undecided(verd) && !out->insufficient[0])
+			snprintf(out->insufficient, sizeof(out->insufficient),
+				 "group %s against %s, %s wake latency: %s%s%s%s",
+				 al_doc_str(v, "group", "?"), al_doc_str(v, "baseline", "?"),
+				 al_doc_str(v, "statistic", "?"), verd,
+				 al_doc_str(v, "why", NULL) ? " (" : "", al_doc_str(v, "why", ""),
+				 al_doc_str(v, "why", NULL) ? ")" : "");
+	}
+	if (!n && !out->insufficient[0])
+		snprintf(out->insufficient, sizeof(out->insufficient),
+			 "one group only (%s): nothing to compare it with",
+			 al_doc_str(cmp, "baseline", "?"));
+}
+
+/* The gate over single runs (with within_run): the same over every scope. */
+static void
+gate_runs(const json_t *cmp, unsigned gate, struct al_compare_out *out)
 {
 	const json_t *scope, *c, *st;
 	size_t i, j, k;
@@ -31,21 +120,20 @@ al_compare_any_worse(const json_t *cmp)
 	json_array_foreach(json_object_get(cmp, "scopes"), i, scope)
 		json_array_foreach(json_object_get(scope, "comparisons"), j, c)
 			json_array_foreach(json_object_get(c, "statistics"), k, st)
-				if (!strcmp(al_doc_str(st, "verdict", ""), "worse"))
-					return true;
-	return false;
-}
+	{
+		const char *verd = al_doc_str(st, "verdict", "");
+		const char *key = al_doc_str(c, "key", al_doc_str(c, "b", "?"));
 
-const json_t *
-al_compare_groups_worse(const json_t *cmp)
-{
-	const json_t *v;
-	size_t i;
-
-	json_array_foreach(json_object_get(cmp, "verdicts"), i, v)
-		if (!strcmp(al_doc_str(v, "verdict", ""), "worse"))
-			return v;
-	return NULL;
+		if (!al_gate_has(gate, al_doc_str(st, "name", "")))
+			continue;
+		if (!strcmp(verd, "worse") && !out->worse[0])
+			snprintf(out->worse, sizeof(out->worse),
+				 "%s is significantly worse than the baseline within the runs (%s)", key,
+				 al_doc_str(st, "name", "?"));
+		else if (undecided(verd) && !out->insufficient[0])
+			snprintf(out->insufficient, sizeof(out->insufficient), "%s against the "
+				 "baseline, %s: %s", key, al_doc_str(st, "name", "?"), verd);
+	}
 }
 
 /* The results all of one kind, else -EPROTO naming the first of another. */
@@ -96,7 +184,6 @@ int
 al_compare_docs(const struct al_report_doc *in, size_t n, const struct al_compare_req *q,
 		struct al_compare_out *out, char *err, size_t err_size)
 {
-	const json_t *v;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -110,10 +197,8 @@ al_compare_docs(const struct al_report_doc *in, size_t n, const struct al_compar
 	out->groups = q->group && !out->midi;
 	if (out->groups) {
 		rc = al_compare_groups(in, n, &q->go, &out->cmp, err, err_size);
-		if (!rc && (v = al_compare_groups_worse(out->cmp)))
-			snprintf(out->worse, sizeof(out->worse),
-				 "group %s is significantly worse than %s", al_doc_str(v, "group", "?"),
-				 al_doc_str(v, "baseline", "?"));
+		if (!rc)
+			gate_groups(out->cmp, q->gate, out);
 		return rc;
 	}
 	if (out->midi && n > 26)
@@ -121,8 +206,12 @@ al_compare_docs(const struct al_report_doc *in, size_t n, const struct al_compar
 	rc = out->midi ? al_compare_midi(in, n, &q->co, &out->cmp) : al_compare(in, n, &q->co, &out->cmp);
 	if (rc) /* a document it cannot compare is bad input, not a bad command line */
 		return snprintf(err, err_size, "%s", strerror(-rc)), rc == -EINVAL ? -EPROTO : rc;
-	if (al_compare_any_worse(out->cmp))
-		snprintf(out->worse, sizeof(out->worse),
-			 "a result is significantly worse than the baseline");
+	if (q->within_run)
+		gate_runs(out->cmp, q->gate, out);
+	else
+		snprintf(out->insufficient, sizeof(out->insufficient),
+			 "one run each: the spread between runs is not known, and a gate decides on "
+			 "it (compare groups of runs, --group-by label, %d a group at least; or "
+			 "--within-run to gate on the spread within the runs)", AL_GROUP_MIN_RUNS);
 	return 0;
 }

@@ -103,47 +103,103 @@ ci_side(bool ok, double v)
 	return json_integer((json_int_t)llround(v));
 }
 
+/*
+ * Holm's correction over every verdict of one comparison (every result,
+ * phase and statistic): the first pass records each test's p-value in
+ * order, al_ci_holm() gives each its level, and the second pass makes each
+ * interval at its own level (the same seed: the same replicates).
+ */
+struct holm_pass {
+	double *p;           /* first pass: each test's p-value (NAN: no test) */
+	size_t n, cap;
+	const double *level; /* second pass: each test's level (NAN: nominal) */
+	size_t next;
+};
+
+/* The confidence of the next test, and its index; -ENOMEM */
+static int
+holm_next(struct holm_pass *hp, const struct al_compare_opts *o, double *conf, size_t *idx)
+{
+	*idx = hp->next++;
+	*conf = o->confidence;
+	if (hp->level) {
+		if (*idx < hp->n && !isnan(hp->level[*idx]))
+			*conf = 1 - hp->level[*idx];
+		return 0;
+	}
+	if (hp->n == hp->cap) {
+		size_t cap = hp->cap ? 2 * hp->cap : 32;
+		double *np = realloc(hp->p, cap * sizeof(*np));
+
+		if (!np)
+			return -ENOMEM;
+		hp->p = np;
+		hp->cap = cap;
+	}
+	hp->p[hp->n++] = NAN;
+	return 0;
+}
+
+/* What the power was: the interval's half-width, for a verdict of no difference. */
+static json_t *
+detectable(const struct al_ci *ci)
+{
+	if (al_ci_verdict(ci) != AL_VERDICT_SAME || !ci->lo_ok || !ci->hi_ok)
+		return json_null();
+	return ci_side(true, (ci->hi - ci->lo) / 2);
+}
+
 /* One statistic of result b against the baseline a. */
 static json_t *
 stat_json(const struct scope_data *a, const struct scope_data *b, size_t s,
-	  const struct al_compare_opts *o, uint64_t seed)
+	  const struct al_compare_opts *o, uint64_t seed, struct holm_pass *hp)
 {
 	char path[64];
 	struct al_ci ci = {0};
 	int64_t va, vb, diff;
 	int rc = -EINVAL;
+	double conf;
+	size_t idx;
 	json_t *j;
 
+	if (holm_next(hp, o, &conf, &idx))
+		return NULL;
 	snprintf(path, sizeof(path), "wake_latency_ns.%s", cmp_stats[s].field);
 	if (!json_is_integer(al_doc_get(a->stats, path)) ||
 	    !json_is_integer(al_doc_get(b->stats, path))) /* a tool that does not measure it */
-		return json_pack("{s:s, s:O?, s:O?, s:n, s:n, s:n, s:n, s:s}", "name",
+		return json_pack("{s:s, s:O?, s:O?, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:s}", "name",
 				 cmp_stats[s].name, "baseline_ns", al_doc_get(a->stats, path),
 				 "value_ns", al_doc_get(b->stats, path), "diff_ns", "diff_pct",
-				 "ci_low_ns", "ci_high_ns", "verdict", "not measured");
+				 "ci_low_ns", "ci_high_ns", "confidence", "p_value", "detectable_ns",
+				 "verdict", "not measured");
 	va = al_doc_int(a->stats, path, 0);
 	vb = al_doc_int(b->stats, path, 0);
 	if (cmp_stats[s].q > 0) {
 		struct al_ci_sample sa = {&a->hist, a->n_eff}, sb = {&b->hist, b->n_eff};
 
 		if (a->hist.count && b->hist.count)
-			rc = al_ci_quantile_diff(&sa, &sb, cmp_stats[s].q, o->resamples, seed,
-						 o->confidence, &ci);
+			rc = al_ci_quantile_diff(&sa, &sb, cmp_stats[s].q, o->resamples, seed, conf,
+						 &ci);
 	} else if (a->m && b->m) {
-		rc = al_ci_max_diff(a->win_max, a->m, b->win_max, b->m, o->confidence, &ci);
+		rc = al_ci_max_diff(a->win_max, a->m, b->win_max, b->m, conf, &ci);
 	}
 	if (rc == -ENOMEM)
 		return NULL;
-	if (rc)
-		memset(&ci, 0, sizeof(ci)); /* both sides unbounded: not enough data */
+	if (rc) { /* both sides unbounded: not enough data */
+		memset(&ci, 0, sizeof(ci));
+		ci.p = NAN;
+	}
+	if (!hp->level)
+		hp->p[idx] = ci.p;
 	/* wrapping, not overflowing, on a hostile document's extremes */
 	diff = (int64_t)((uint64_t)vb - (uint64_t)va);
-	j = json_pack("{s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:s}", "name", cmp_stats[s].name,
-		      "baseline_ns", (json_int_t)va, "value_ns", (json_int_t)vb, "diff_ns",
-		      (json_int_t)diff, "diff_pct",
+	j = json_pack("{s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:f, s:o, s:o, s:s}", "name",
+		      cmp_stats[s].name, "baseline_ns", (json_int_t)va, "value_ns", (json_int_t)vb,
+		      "diff_ns", (json_int_t)diff, "diff_pct",
 		      va ? json_real(100.0 * ((double)vb - (double)va) / (double)va) : json_null(),
 		      "ci_low_ns", ci_side(ci.lo_ok, ci.lo), "ci_high_ns", ci_side(ci.hi_ok, ci.hi),
-		      "verdict", al_verdict_name(al_ci_verdict(&ci)));
+		      "confidence", conf, "p_value", isnan(ci.p) ? json_null() : json_real(ci.p),
+		      "detectable_ns", detectable(&ci), "verdict", al_verdict_name(al_ci_verdict(&ci)));
 	return j;
 }
 
@@ -228,7 +284,7 @@ result_json(const struct al_report_doc *in, const char *key)
 
 static json_t *
 scope_json(const struct al_report_doc *in, size_t n, const struct scope_key *key,
-	   int scope_index, const struct al_compare_opts *o, int *err)
+	   int scope_index, const struct al_compare_opts *o, struct holm_pass *hp, int *err)
 {
 	struct scope_data *sd = calloc(n, sizeof(*sd));
 	json_t *scope = NULL, *rows, *cmps;
@@ -260,7 +316,7 @@ scope_json(const struct al_report_doc *in, size_t n, const struct scope_key *key
 			/* a seed per (scope, result, statistic): independent, reproducible */
 			uint64_t seed = o->seed ^ ((uint64_t)scope_index << 40) ^
 					((uint64_t)d << 20) ^ (uint64_t)s;
-			json_t *st = stat_json(&sd[0], &sd[d], s, o, seed);
+			json_t *st = stat_json(&sd[0], &sd[d], s, o, seed, hp);
 
 			if (!st) {
 				rc = -ENOMEM;
@@ -287,13 +343,42 @@ out:
 	return scope;
 }
 
+/* Every scope (the whole run, then each phase when there are several) into scopes. */
+static int
+scopes_json(const struct al_report_doc *in, size_t n, const struct scope_key *keys, size_t nk,
+	    bool multi, const struct al_compare_opts *o, struct holm_pass *hp, json_t **out)
+{
+	struct scope_key total = {NULL, 0};
+	json_t *scopes = json_array(), *sc;
+	size_t i;
+	int rc = 0;
+
+	hp->next = 0;
+	sc = scope_json(in, n, &total, 0, o, hp, &rc);
+	if (sc)
+		json_array_append_new(scopes, sc);
+	for (i = 0; multi && !rc && i < nk; i++) {
+		sc = scope_json(in, n, &keys[i], (int)i + 1, o, hp, &rc);
+		if (sc)
+			json_array_append_new(scopes, sc);
+	}
+	if (rc || !scopes) {
+		json_decref(scopes);
+		return rc ? rc : -ENOMEM;
+	}
+	*out = scopes;
+	return 0;
+}
+
 int
 al_compare(const struct al_report_doc *in, size_t n, const struct al_compare_opts *o,
 	   json_t **out)
 {
-	struct scope_key total = {NULL, 0}, *keys = NULL;
-	json_t *root, *results, *scopes, *sc;
-	size_t nk = 0, d, i;
+	struct scope_key *keys = NULL;
+	struct holm_pass hp = {0};
+	json_t *root, *results, *scopes = NULL;
+	double *level = NULL;
+	size_t nk = 0, d, tests = 0;
 	char key[16], err[128];
 	bool multi;
 	int rc;
@@ -307,429 +392,39 @@ al_compare(const struct al_report_doc *in, size_t n, const struct al_compare_opt
 	rc = collect_phases(in, n, &keys, &nk, &multi);
 	if (rc)
 		return rc;
+	/* the p-values first, then every interval at its level by Holm */
+	rc = scopes_json(in, n, keys, nk, multi, o, &hp, &scopes);
+	json_decref(scopes);
+	scopes = NULL;
+	if (!rc && !(level = malloc((hp.n ? hp.n : 1) * sizeof(*level))))
+		rc = -ENOMEM;
+	if (!rc) {
+		tests = al_ci_holm(hp.p, hp.n, 1 - o->confidence, level);
+		hp.level = level;
+		rc = scopes_json(in, n, keys, nk, multi, o, &hp, &scopes);
+	}
+	free(keys);
+	free(hp.p);
+	free(level);
+	if (rc)
+		return rc;
 	results = json_array();
 	for (d = 0; d < n; d++) {
 		result_key(d, key, sizeof(key));
 		json_array_append_new(results, result_json(&in[d], key));
 	}
-	scopes = json_array();
-	sc = scope_json(in, n, &total, 0, o, &rc);
-	if (sc)
-		json_array_append_new(scopes, sc);
-	for (i = 0; multi && !rc && i < nk; i++) {
-		sc = scope_json(in, n, &keys[i], (int)i + 1, o, &rc);
-		if (sc)
-			json_array_append_new(scopes, sc);
-	}
-	free(keys);
-	if (rc) {
-		json_decref(results);
-		json_decref(scopes);
-		return rc;
-	}
 	root = json_pack(
-	    "{s:s, s:s, s:{s:f, s:i, s:I, s:s, s:s}, s:s, s:o, s:o}", "schema", AL_SCHEMA_COMPARE,
-	    "tool_version", AL_VERSION, "method", "confidence", o->confidence, "resamples",
-	    o->resamples, "seed", (json_int_t)o->seed, "percentiles",
+	    "{s:s, s:s, s:{s:f, s:i, s:I, s:s, s:s, s:s, s:{s:s, s:I, s:f}}, s:s, s:o, s:o}",
+	    "schema", AL_SCHEMA_COMPARE, "tool_version", AL_VERSION, "method", "confidence",
+	    o->confidence, "resamples", o->resamples, "seed", (json_int_t)o->seed, "percentiles",
 	    "bootstrap from the histogram with the effective sample size "
 	    "(periods / design effect of the time-series windows)",
 	    "max", "exceedance test on the window maxima (Rosenbaum), inverted for a shift",
-	    "baseline", "A", "results", results, "scopes", scopes);
+	    "spread", "within-run",
+	    "multiple_testing", "method", "holm", "tests", (json_int_t)tests, "family_confidence",
+	    o->confidence, "baseline", "A", "results", results, "scopes", scopes);
 	if (!root)
 		return -ENOMEM;
 	*out = root;
 	return 0;
-}
-
-/* ---- text and Markdown ---------------------------------------------------------------- */
-
-static double
-ms_of(const json_t *row, const char *field)
-{
-	return al_doc_real(row, field, NAN) / 1e6;
-}
-
-static void
-fmt_num(char *buf, size_t size, double v, const char *fmt, const char *unit)
-{
-	if (isnan(v)) {
-		snprintf(buf, size, "-");
-		return;
-	}
-	snprintf(buf, size, fmt, v);
-	if (unit)
-		snprintf(buf + strlen(buf), size - strlen(buf), "%s", unit);
-}
-
-/* A duration with the unit chosen for scale_ns: "14.6 us". */
-static void
-fmt_dur(char *buf, size_t size, double ns, bool sign, double scale_ns, bool micro_sign)
-{
-	const char *u = micro_sign ? "µs" : "us";
-	double div = 1e3;
-
-	if (isnan(ns)) {
-		snprintf(buf, size, "-");
-		return;
-	}
-	if (scale_ns >= 1e9) {
-		div = 1e9;
-		u = "s";
-	} else if (scale_ns >= 1e6) {
-		div = 1e6;
-		u = "ms";
-	} else if (scale_ns < 1e3) {
-		div = 1;
-		u = "ns";
-	}
-	snprintf(buf, size, sign ? "%+.*f %s" : "%.*f %s",
-		 div == 1     ? 0
-		 : div == 1e3 ? 1
-			      : 3,
-		 ns / div, u);
-}
-
-static const char *
-scope_title(const json_t *scope, char *buf, size_t size)
-{
-	const char *name = al_doc_str(scope, "phase", NULL);
-	int occ = (int)al_doc_int(scope, "occurrence", 0);
-	char safe[96];
-
-	if (!name)
-		return "whole run";
-	al_text_term_safe(name, safe, sizeof(safe), 40);
-	if (occ)
-		snprintf(buf, size, "phase %s (#%d)", safe, occ + 1);
-	else
-		snprintf(buf, size, "phase %s", safe);
-	return buf;
-}
-
-const json_t *
-al_compare_result(const json_t *cmp, const char *key)
-{
-	const json_t *r;
-	size_t i;
-
-	json_array_foreach(json_object_get(cmp, "results"), i, r)
-	{
-		if (!strcmp(al_doc_str(r, "key", ""), key))
-			return r;
-	}
-	return NULL;
-}
-
-/* Say so when a row's wake latencies count wake-ups only (an audiolat.run/1 result). */
-static void
-view_note(const json_t *scope, FILE *f)
-{
-	const json_t *row;
-	size_t i;
-	bool first = true;
-
-	json_array_foreach(json_object_get(scope, "rows"), i, row) {
-		if (strcmp(al_doc_str(row, "view", "per period"), "per wake-up"))
-			continue;
-		fprintf(f, "%s %s", first ? "   wake latencies per wake-up, not per period due "
-					    "(audiolat.run/1 results):" : ",", al_doc_str(row, "key", "?"));
-		first = false;
-	}
-	if (!first)
-		fprintf(f, "\n");
-}
-
-/* The columns of seed 000's table, and the wake-latency tail. */
-static void
-text_table(const json_t *cmp, const json_t *scope, FILE *f)
-{
-	const json_t *row;
-	char label[96], b[8][32];
-	size_t i;
-
-	fprintf(f, "   %-24s %12s %12s %11s %11s %11s %11s %7s\n", "result", "max latency",
-		"% of buffer", "1MS factor", "2MS factor", "p99 wake", "p99.9 wake", "xruns");
-	json_array_foreach(json_object_get(scope, "rows"), i, row)
-	{
-		const char *key = al_doc_str(row, "key", "?");
-
-		al_text_term_safe(al_doc_str(al_compare_result(cmp, key), "label", "?"), label,
-				  sizeof(label), 24);
-		fmt_num(b[0], sizeof(b[0]), ms_of(row, "max_latency_ns"), "%.3f", " ms");
-		fmt_num(b[1], sizeof(b[1]), al_doc_real(row, "max_latency_pct_of_buffer", NAN),
-			"%.1f", " %");
-		fmt_num(b[2], sizeof(b[2]), al_doc_real(row, "within_1ms_pct", NAN), "%.3f", NULL);
-		fmt_num(b[3], sizeof(b[3]), al_doc_real(row, "within_2ms_pct", NAN), "%.3f", NULL);
-		fmt_dur(b[4], sizeof(b[4]), al_doc_real(row, "wake_p99_ns", NAN), false, 1e3,
-			false);
-		fmt_dur(b[5], sizeof(b[5]), al_doc_real(row, "wake_p999_ns", NAN), false, 1e3,
-			false);
-		fmt_num(b[6], sizeof(b[6]), al_doc_real(row, "xruns", NAN), "%.0f", NULL);
-		fprintf(f, "%-2s ", key);
-		al_text_pad(f, label, 24, false);
-		fprintf(f, " %12s %12s %11s %11s %11s %11s %7s\n", b[0], b[1], b[2], b[3], b[4],
-			b[5], b[6]);
-	}
-	view_note(scope, f);
-}
-
-static double
-scale_of(const json_t *st)
-{
-	double m = fabs(al_doc_real(st, "diff_ns", 0));
-
-	m = fmax(m, fabs(al_doc_real(st, "ci_low_ns", 0)));
-	m = fmax(m, fabs(al_doc_real(st, "ci_high_ns", 0)));
-	return fmax(m, fabs(al_doc_real(st, "baseline_ns", 0)) / 10);
-}
-
-static void
-ci_text(const json_t *st, char *buf, size_t size, bool micro_sign)
-{
-	double scale = scale_of(st);
-	char lo[32], hi[32], *sp;
-
-	if (!json_is_number(json_object_get(st, "ci_low_ns")))
-		snprintf(lo, sizeof(lo), "-inf");
-	else
-		fmt_dur(lo, sizeof(lo), al_doc_real(st, "ci_low_ns", 0), true, scale, micro_sign);
-	if (!json_is_number(json_object_get(st, "ci_high_ns")))
-		snprintf(hi, sizeof(hi), "+inf");
-	else
-		fmt_dur(hi, sizeof(hi), al_doc_real(st, "ci_high_ns", 0), true, scale, micro_sign);
-	/* one unit for both ends: "[+0.1, +0.5] us" */
-	sp = strchr(lo, ' ');
-	if (sp && strchr(hi, ' '))
-		*sp = '\0';
-	snprintf(buf, size, "[%s, %s]", lo, hi);
-}
-
-static double confidence_pct(const json_t *cmp);
-
-/* A statistic one side lacks: "B vs A, whole run, p99 wake latency: not measured (A lacks it)". */
-static bool
-unmeasured_text(const json_t *c, const json_t *st, FILE *f, const char *title)
-{
-	bool a = json_is_number(json_object_get(st, "baseline_ns"));
-	bool b = json_is_number(json_object_get(st, "value_ns"));
-
-	if (strcmp(al_doc_str(st, "verdict", ""), "not measured"))
-		return false;
-	fprintf(f, "%s vs %s, %s, %s wake latency: not measured (%s%s%s lack%s it)\n",
-		al_doc_str(c, "key", "?"), al_doc_str(c, "baseline", "?"), title,
-		al_doc_str(st, "name", "?"), !a ? al_doc_str(c, "baseline", "?") : "",
-		!a && !b ? " and " : "", !b ? al_doc_str(c, "key", "?") : "", !a && !b ? "" : "s");
-	return true;
-}
-
-static void
-text_verdicts(const json_t *cmp, const json_t *scope, FILE *f, const char *title)
-{
-	const json_t *c, *st;
-	size_t i, j;
-
-	json_array_foreach(json_object_get(scope, "comparisons"), i, c)
-	{
-		json_array_foreach(json_object_get(c, "statistics"), j, st)
-		{
-			char diff[32], ci[80], pct[24] = "";
-			double scale = scale_of(st);
-
-			if (unmeasured_text(c, st, f, title))
-				continue;
-			fmt_dur(diff, sizeof(diff), al_doc_real(st, "diff_ns", 0), true, scale,
-				false);
-			if (json_is_number(json_object_get(st, "diff_pct")))
-				snprintf(pct, sizeof(pct), " (%+.1f %%)",
-					 al_doc_real(st, "diff_pct", 0));
-			ci_text(st, ci, sizeof(ci), false);
-			fprintf(f, "%s vs %s, %s, %s wake latency: %s%s, %.0f %% CI %s: %s\n",
-				al_doc_str(c, "key", "?"), al_doc_str(c, "baseline", "?"), title,
-				al_doc_str(st, "name", "?"), diff, pct, confidence_pct(cmp), ci,
-				al_doc_str(st, "verdict", "?"));
-		}
-	}
-}
-
-static double
-confidence_pct(const json_t *cmp)
-{
-	return 100 * al_doc_real(cmp, "method.confidence", 0.95);
-}
-
-/* Is "wake latency" among the figures a result lacks? */
-static bool
-lacks_wake(const json_t *lacks)
-{
-	const json_t *v;
-	size_t i;
-
-	json_array_foreach(lacks, i, v)
-		if (!strcmp(json_string_value(v) ? json_string_value(v) : "", "wake latency"))
-			return true;
-	return false;
-}
-
-/* An imported result: the tool, and what it did not measure (its "-" in the tables). */
-static void
-lacks_line(const json_t *r, FILE *f)
-{
-	const json_t *lacks = json_object_get(r, "lacks"), *v;
-	char tool[40];
-	size_t i;
-
-	if (!al_doc_str(r, "imported_from", NULL))
-		return;
-	al_text_term_safe(al_doc_str(r, "imported_from", "?"), tool, sizeof(tool), 30);
-	fprintf(f, "   %s: imported from %s (%s); not measured:", al_doc_str(r, "key", "?"), tool,
-		lacks_wake(lacks) ? "no wake latency" : "wake latency per wake-up");
-	json_array_foreach(lacks, i, v)
-		fprintf(f, "%s %s", i ? "," : "", json_string_value(v));
-	fprintf(f, "\n");
-}
-
-void
-al_compare_text(const json_t *cmp, FILE *f)
-{
-	const json_t *scopes = json_object_get(cmp, "scopes"), *scope, *r;
-	char title[128], label[96], src[160], t[32], backend[40];
-	size_t i;
-
-	fprintf(f, "%zu results, compared with %s at %.0f %% confidence (seed %" PRId64 ")\n",
-		json_array_size(json_object_get(cmp, "results")), al_doc_str(cmp, "baseline", "A"),
-		confidence_pct(cmp), al_doc_int(cmp, "method.seed", 0));
-	json_array_foreach(scopes, i, scope)
-	{
-		fprintf(f, "\n%s:\n", scope_title(scope, title, sizeof(title)));
-		text_table(cmp, scope, f);
-	}
-	fprintf(f, "\n");
-	json_array_foreach(scopes, i, scope)
-	    text_verdicts(cmp, scope, f, scope_title(scope, title, sizeof(title)));
-	fprintf(f, "\n");
-	json_array_foreach(json_object_get(cmp, "results"), i, r)
-	{
-		al_text_term_safe(al_doc_str(r, "label", "?"), label, sizeof(label), 40);
-		al_text_term_safe(al_doc_str(r, "source", "-"), src, sizeof(src), 80);
-		al_text_term_safe(al_doc_str(r, "backend", "?"), backend, sizeof(backend), 20);
-		fmt_dur(t, sizeof(t), al_doc_real(r, "buffer_ns", NAN), false, 1e6, false);
-		if (al_doc_str(r, "imported_from", NULL) && !json_is_string(json_object_get(r, "backend"))) {
-			fprintf(f, "%s: %s = %s\n", al_doc_str(r, "key", "?"), label, src);
-			lacks_line(r, f);
-			continue;
-		}
-		fprintf(f,
-			"%s: %s = %s (%s, %" PRId64 " Hz, %" PRId64 " x %" PRId64
-			" frames, buffer %s)\n",
-			al_doc_str(r, "key", "?"), label, src, backend, al_doc_int(r, "rate", 0),
-			al_doc_int(r, "periods", 0), al_doc_int(r, "period_frames", 0), t);
-		lacks_line(r, f);
-	}
-}
-
-/* Outside text in a Markdown table cell: what would end the cell or start markup escaped. */
-static void
-md_escape(FILE *f, const char *s, size_t max_chars)
-{
-	char safe[256];
-
-	al_text_term_safe(s, safe, sizeof(safe), max_chars);
-	for (const char *p = safe; *p; p++) {
-		if (strchr("\\`*_[]<>|", *p))
-			fputc('\\', f);
-		fputc(*p, f);
-	}
-}
-
-void
-al_compare_markdown(const json_t *cmp, FILE *f)
-{
-	const json_t *scopes = json_object_get(cmp, "scopes"), *scope, *row, *c, *st, *r;
-	char title[128], b[8][40];
-	size_t i, j, k;
-
-	json_array_foreach(scopes, i, scope)
-	{
-		if (json_array_size(scopes) > 1)
-			fprintf(f, "%s**%s**\n\n", i ? "\n" : "",
-				scope_title(scope, title, sizeof(title)));
-		fprintf(f, "| | result | max latency | %% of buffer | 1MS factor | 2MS factor | "
-			   "p99 wake | p99.9 wake | xruns |\n"
-			   "|---|---|--:|--:|--:|--:|--:|--:|--:|\n");
-		json_array_foreach(json_object_get(scope, "rows"), j, row)
-		{
-			const char *key = al_doc_str(row, "key", "?");
-
-			fmt_num(b[0], sizeof(b[0]), ms_of(row, "max_latency_ns"), "%.3f", " ms");
-			fmt_num(b[1], sizeof(b[1]),
-				al_doc_real(row, "max_latency_pct_of_buffer", NAN), "%.1f", " %");
-			fmt_num(b[2], sizeof(b[2]), al_doc_real(row, "within_1ms_pct", NAN), "%.3f",
-				NULL);
-			fmt_num(b[3], sizeof(b[3]), al_doc_real(row, "within_2ms_pct", NAN), "%.3f",
-				NULL);
-			fmt_dur(b[4], sizeof(b[4]), al_doc_real(row, "wake_p99_ns", NAN), false,
-				1e3, true);
-			fmt_dur(b[5], sizeof(b[5]), al_doc_real(row, "wake_p999_ns", NAN), false,
-				1e3, true);
-			fmt_num(b[6], sizeof(b[6]), al_doc_real(row, "xruns", NAN), "%.0f", NULL);
-			fprintf(f, "| %s | ", key);
-			md_escape(f, al_doc_str(al_compare_result(cmp, key), "label", "?"), 60);
-			fprintf(f, " | %s | %s | %s | %s | %s | %s | %s |\n", b[0], b[1], b[2],
-				b[3], b[4], b[5], b[6]);
-		}
-		if (!json_array_size(json_object_get(scope, "comparisons")))
-			continue;
-		fprintf(f,
-			"\n| | wake latency | baseline | result | difference | %.0f %% CI | "
-			"verdict |\n|---|---|--:|--:|--:|--:|---|\n",
-			confidence_pct(cmp));
-		json_array_foreach(json_object_get(scope, "comparisons"), j, c)
-		{
-			json_array_foreach(json_object_get(c, "statistics"), k, st)
-			{
-				double scale = scale_of(st);
-				char ci[80], pct[24] = "";
-
-				if (!strcmp(al_doc_str(st, "verdict", ""), "not measured")) {
-					fprintf(f, "| %s vs %s | %s | | | | | not measured |\n",
-						al_doc_str(c, "key", "?"), al_doc_str(c, "baseline", "?"),
-						al_doc_str(st, "name", "?"));
-					continue;
-				}
-				fmt_dur(b[0], sizeof(b[0]), al_doc_real(st, "baseline_ns", 0),
-					false, al_doc_real(st, "baseline_ns", 0), true);
-				fmt_dur(b[1], sizeof(b[1]), al_doc_real(st, "value_ns", 0), false,
-					al_doc_real(st, "baseline_ns", 0), true);
-				fmt_dur(b[2], sizeof(b[2]), al_doc_real(st, "diff_ns", 0), true,
-					scale, true);
-				if (json_is_number(json_object_get(st, "diff_pct")))
-					snprintf(pct, sizeof(pct), " (%+.1f %%)",
-						 al_doc_real(st, "diff_pct", 0));
-				ci_text(st, ci, sizeof(ci), true);
-				fprintf(f, "| %s vs %s | %s | %s | %s | %s%s | %s | %s |\n",
-					al_doc_str(c, "key", "?"), al_doc_str(c, "baseline", "?"),
-					al_doc_str(st, "name", "?"), b[0], b[1], b[2], pct, ci,
-					al_doc_str(st, "verdict", "?"));
-			}
-		}
-	}
-	fprintf(f, "\n");
-	json_array_foreach(json_object_get(cmp, "results"), i, r)
-	{
-		fprintf(f, "- %s: ", al_doc_str(r, "key", "?"));
-		md_escape(f, al_doc_str(r, "label", "?"), 60);
-		fprintf(f, ", kernel ");
-		md_escape(f, al_doc_str(r, "kernel_release", "?"), 60);
-		fprintf(f, ", ");
-		md_escape(f, al_doc_str(r, "backend", "?"), 20);
-		fprintf(f, " %" PRId64 " Hz, %" PRId64 " x %" PRId64 " frames\n",
-			al_doc_int(r, "rate", 0), al_doc_int(r, "periods", 0),
-			al_doc_int(r, "period_frames", 0));
-	}
-	fprintf(f,
-		"\n%.0f %% confidence intervals of the difference to %s: p50 and p99 by a "
-		"bootstrap from the histograms, max by an exceedance test on the "
-		"time-series windows (audiolat compare, seed %" PRId64 ").\n",
-		confidence_pct(cmp), al_doc_str(cmp, "baseline", "A"),
-		al_doc_int(cmp, "method.seed", 0));
 }

@@ -48,8 +48,17 @@ const json_t *al_compare_result(const json_t *cmp, const char *key);
  */
 long al_compare_odd_one(const struct al_report_doc *in, size_t n, bool *midi);
 
-/* Is any statistic of any result significantly worse than the baseline's? */
-bool al_compare_any_worse(const json_t *cmp);
+/* The statistics a gate (compare --fail-on-worse) decides on: --gate p50,p99,max */
+enum {
+	AL_GATE_P50 = 1 << 0,
+	AL_GATE_P99 = 1 << 1,
+	AL_GATE_MAX = 1 << 2,
+};
+#define AL_GATE_DEFAULT AL_GATE_P99
+/* "p99,max" -> the bits; 0 or -EINVAL (an empty list, an unknown name) */
+int al_gate_parse(const char *s, unsigned *gate);
+/* Is the statistic called name ("p99", "max", MIDI's "p99_abs_jitter") gated? */
+bool al_gate_has(unsigned gate, const char *name);
 
 /* The table (per phase when there are several) and one line per verdict. */
 void al_compare_text(const json_t *cmp, FILE *f);
@@ -98,22 +107,28 @@ int al_compare_groups(const struct al_report_doc *in, size_t n, const struct al_
 		      json_t **out, char *err, size_t err_size);
 /* The table and the verdict lines (Markdown when asked). */
 void al_compare_groups_text(const json_t *cmp, bool markdown, FILE *f);
-/* The first group verdict "worse" ({group, baseline, verdict, ...}), NULL: none. */
-const json_t *al_compare_groups_worse(const json_t *cmp);
 
 /* What audiolat compare asks of its results. */
 struct al_compare_req {
 	bool group;                /* groups of runs (al_compare_groups()); MIDI results never */
 	struct al_group_opts go;   /* with group */
 	struct al_compare_opts co; /* without */
+	unsigned gate;             /* the statistics the gate decides on (AL_GATE_*) */
+	bool within_run;           /* the gate may decide on single runs (their spread within) */
 };
 
-/* What it found. */
+/*
+ * What it found. The gate: a verdict "worse" on a gated statistic (worse),
+ * else a gated statistic it could not decide (insufficient): too few runs
+ * in a group, a figure not measured, too few windows for the max, or single
+ * runs compared without within_run (their spread between runs unknown).
+ */
 struct al_compare_out {
 	json_t *cmp;               /* the comparison (json_decref() it) */
 	bool midi;                 /* of MIDI results (al_compare_midi()) */
 	bool groups;               /* of groups of runs */
 	char worse[512];           /* a result or group significantly worse: the line; "" */
+	char insufficient[512];    /* nothing worse, but not enough data to say so: the line; "" */
 };
 
 /*

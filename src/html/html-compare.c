@@ -30,7 +30,8 @@ ci_cell(FILE *f, const json_t *st)
 		fmt_sdur(al_doc_int(st, "ci_low_ns", 0), lo, sizeof(lo));
 	if (json_is_number(json_object_get(st, "ci_high_ns")))
 		fmt_sdur(al_doc_int(st, "ci_high_ns", 0), hi, sizeof(hi));
-	fprintf(f, "<td class=\"num\">%s … %s</td>", lo, hi);
+	fprintf(f, "<td class=\"num\">%.4g %%: %s … %s</td>",
+		100 * al_doc_real(st, "confidence", 0.95), lo, hi);
 }
 
 /* One scope's results side by side. */
@@ -87,12 +88,21 @@ verdict_row(FILE *f, const json_t *c, const json_t *st)
 	ci_cell(f, st);
 	fprintf(f, "<td class=\"%s\">", cls);
 	esc(f, v);
-	fputs("</td></tr>\n", f);
+	fputs("</td>", f);
+	/* within one run each; what no difference could have seen */
+	if (strcmp(cls, "same"))
+		fputs("<td>within-run only</td>", f);
+	else if (json_is_number(json_object_get(st, "detectable_ns"))) {
+		fmt_sdur(al_doc_int(st, "detectable_ns", 0), d, sizeof(d));
+		fprintf(f, "<td>would have seen ±%s</td>", d[0] == '+' ? d + 1 : d);
+	} else
+		fputs("<td></td>", f);
+	fputs("</tr>\n", f);
 }
 
 /* One scope's verdicts, when it has any. */
 static void
-scope_verdicts(FILE *f, const json_t *cmp, const json_t *scope)
+scope_verdicts(FILE *f, const json_t *scope)
 {
 	const json_t *c, *st;
 	size_t j, k;
@@ -101,9 +111,8 @@ scope_verdicts(FILE *f, const json_t *cmp, const json_t *scope)
 		return;
 	fprintf(f,
 		"<table class=\"verdicts\"><thead><tr><th></th><th>wake latency</th>"
-		"<th>baseline</th><th>result</th><th>difference</th><th>%.0f %% CI</th>"
-		"<th>verdict</th></tr></thead><tbody>\n",
-		100 * al_doc_real(cmp, "method.confidence", 0.95));
+		"<th>baseline</th><th>result</th><th>difference</th><th>CI (Holm's level)</th>"
+		"<th>verdict</th><th></th></tr></thead><tbody>\n");
 	json_array_foreach(json_object_get(scope, "comparisons"), j, c)
 	{
 		json_array_foreach(json_object_get(c, "statistics"), k, st)
@@ -122,12 +131,15 @@ al__html_compare_section(FILE *f, const json_t *cmp)
 
 	fputs("<section class=\"compare\" id=\"compare\">\n<h2>Comparison</h2>\n", f);
 	fprintf(f,
-		"<p class=\"sub\">Each result against %s (the baseline): %.0f %% confidence "
+		"<p class=\"sub\">Each result against %s (the baseline): confidence "
 		"intervals for the difference, p50 and p99 by a bootstrap from the histograms, "
 		"max by an exceedance test on the time-series windows (seed %" PRId64
-		"). Lower is better.</p>\n",
-		al_doc_str(cmp, "baseline", "A"), 100 * al_doc_real(cmp, "method.confidence", 0.95),
-		al_doc_int(cmp, "method.seed", 0));
+		"), all %" PRId64 " verdicts corrected together by Holm (%.0f %% for all), each "
+		"interval at its step's level. One run each: the spread within the runs, not "
+		"between them. Lower is better.</p>\n",
+		al_doc_str(cmp, "baseline", "A"), al_doc_int(cmp, "method.seed", 0),
+		al_doc_int(cmp, "method.multiple_testing.tests", 0),
+		100 * al_doc_real(cmp, "method.confidence", 0.95));
 	json_array_foreach(json_object_get(cmp, "scopes"), i, scope)
 	{
 		const char *phase = al_doc_str(scope, "phase", NULL);
@@ -144,7 +156,7 @@ al__html_compare_section(FILE *f, const json_t *cmp)
 		}
 		fputs("</h3>\n", f);
 		scope_rows(f, cmp, scope);
-		scope_verdicts(f, cmp, scope);
+		scope_verdicts(f, scope);
 	}
 	fputs("</section>\n", f);
 }

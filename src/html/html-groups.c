@@ -130,10 +130,19 @@ al__html_groups_section(struct html_ctx *c, const json_t *cmp)
 				al_doc_real(v, "difference_pct", 0),
 				json_number_value(json_array_get(json_object_get(v, "ratio_ci"), 0)),
 				json_number_value(json_array_get(json_object_get(v, "ratio_ci"), 1)),
-				100 * al_doc_real(cmp, "confidence_per_statistic", 0.95));
+				100 * al_doc_real(v, "confidence", 0.95));
 		fprintf(f, "<span class=\"%s\">", cls);
 		esc(f, verd);
-		fputs("</span></li>\n", f);
+		fputs("</span>", f);
+		if (json_is_number(json_object_get(v, "detectable_ns")))
+			fprintf(f, " (would have seen \u00b1%.1f \u00b5s)",
+				al_doc_real(v, "detectable_ns", 0) / 1e3);
+		if (al_doc_str(v, "why", NULL)) {
+			fputs(" (", f);
+			esc(f, al_doc_str(v, "why", ""));
+			fputs(")", f);
+		}
+		fputs("</li>\n", f);
 	}
 	fputs("</ul>\n", f);
 	strip_plot(c, groups);

@@ -22,10 +22,10 @@ t_eq() { # DESC GOT WANT
 t_exit 0 "compare four results" "$AUDIOLAT" compare "$T/a.json" "$T/b.json" "$T/c.json" "$T/d.json"
 cp "$OUT" "$T/text"
 for s in p50 p99 max; do
-	t_grep "$T/text" "^B vs A, whole run, $s wake latency: .*: no significant difference$" \
-		"same distribution: $s, no significant difference"
-	t_grep "$T/text" "^C vs A, whole run, $s wake latency: \+.*: worse$" "planted slower: $s worse"
-	t_grep "$T/text" "^D vs A, whole run, $s wake latency: -.*: better$" "planted faster: $s better"
+	t_grep "$T/text" "^B vs A, whole run, $s wake latency: .*: no significant difference \(would have seen \+-[0-9.]+ [mun]?s\)$" \
+		"same distribution: $s, no significant difference, and what it would have seen"
+	t_grep "$T/text" "^C vs A, whole run, $s wake latency: \+.*: worse \(within-run only\)$" "planted slower: $s worse, within-run only"
+	t_grep "$T/text" "^D vs A, whole run, $s wake latency: -.*: better \(within-run only\)$" "planted faster: $s better, within-run only"
 done
 t_grep "$T/text" "^A  6\.1\.0-gen11 +[0-9.]+ ms +[0-9.]+ % +[0-9.]+ +[0-9.]+ +[0-9.]+ us +[0-9.]+ us +0$" \
 	"a row per result: kernel release, the latencytest figures, p99, p99.9, xruns"
@@ -52,8 +52,21 @@ t_eq "the baseline values are the documents' own" \
 t_eq "the rows carry the latencytest figures" \
 	"$(jq -r '.scopes[0].rows[2] | [.max_latency_ns, .max_latency_pct_of_buffer, .max_interval_ns, .max_interval_pct_of_buffer, .xruns, .view] | join(",")' "$T/cmp.json")" \
 	"$(jq -r '.total | [.wake_latency_ns.max, .max_latency_pct_of_buffer, .interval_ns.max, .max_interval_pct_of_buffer, .xruns, "per period"] | join(",")' "$T/c.json")"
-t_eq "the method is recorded" "$(jq -c '.method | [.confidence, .resamples, .seed]' "$T/cmp.json")" \
-	'[0.95,4000,1]'
+t_eq "the method is recorded" "$(jq -c '.method | [.confidence, .resamples, .seed, .spread]' "$T/cmp.json")" \
+	'[0.95,4000,1,"within-run"]'
+# Holm's correction over the 9 verdicts: the 6 planted ones rejected at
+# 0.05/9 .. 0.05/4, the 3 of B at the level where the steps stopped, 0.05/3
+t_eq "Holm over the nine verdicts" "$(jq -c '.method.multiple_testing' "$T/cmp.json")" \
+	'{"method":"holm","tests":9,"family_confidence":0.95}'
+t_json "... each rejected one decided at its step (p <= 1 - confidence) and its interval at that level" \
+	'[.scopes[0].comparisons[1,2].statistics[]] | length == 6 and all(.p_value <= 1 - .confidence + 1e-12 and .confidence >= 1 - 0.05 / 4 - 1e-12)' "$T/cmp.json"
+t_json "... the levels of the six are 0.05/9 .. 0.05/4, one each" \
+	'[.scopes[0].comparisons[1,2].statistics[].confidence | 0.05 / (1 - .) | . * 1000 | round] | sort == [4000, 5000, 6000, 7000, 8000, 9000]' "$T/cmp.json"
+t_json "... the not-rejected three at the stop's level 0.05/3, p above it, and what they would have seen" \
+	'[.scopes[0].comparisons[0].statistics[]] | length == 3 and all((1 - .confidence - 0.05 / 3 | fabs) < 1e-12 and .p_value > 0.05 / 3 and .detectable_ns > 0)' "$T/cmp.json"
+t_json "... and only the verdicts of no difference carry detectable_ns" \
+	'[.scopes[0].comparisons[1,2].statistics[].detectable_ns] | length == 6 and all(. == null)' "$T/cmp.json"
+t_grep "$T/text" "^Holm's correction over the 9 verdicts above \(95 % for all of them together" "the text says so"
 "$AUDIOLAT" compare "$T/a.json" "$T/b.json" "$T/c.json" "$T/d.json" --json "$T/cmp2.json" -q
 t_true "the same input gives the same output (fixed seed)" cmp "$T/cmp.json" "$T/cmp2.json"
 "$AUDIOLAT" compare "$T/a.json" "$T/b.json" "$T/c.json" "$T/d.json" --json "$T/cmp3.json" -q --seed 7
@@ -98,14 +111,16 @@ t_eq "the loaded phase got worse, the idle one did not" \
 	'["no significant difference","worse"]'
 t_exit 0 "the text has a table per phase" "$AUDIOLAT" compare "$T/p1.json" "$T/p2.json"
 t_grep "$OUT" "^phase hackbench:$" "... the hackbench phase"
-t_grep "$OUT" "^B vs A, phase hackbench, p50 wake latency: .*: worse$" "... and its verdicts"
+t_grep "$OUT" "^B vs A, phase hackbench, p50 wake latency: .*: worse \(within-run only\)$" "... and its verdicts"
+t_exit 0 "... --json" "$AUDIOLAT" compare "$T/p1.json" "$T/p2.json" --json -
+t_json "Holm over the three scopes' nine verdicts" '.method.multiple_testing.tests == 9' "$OUT"
 
 t_exit 0 "--markdown" "$AUDIOLAT" compare "$T/a.json" "$T/c.json" --markdown
 t_grep "$OUT" '^\| \| result \| max latency \| % of buffer \| 1MS factor \| 2MS factor \| p99 wake \| p99\.9 wake \| xruns \|$' \
 	"a Markdown table of the results"
 t_grep "$OUT" '^\| B \| patched \\\| v2 \| ' "a '|' in a label is escaped"
-t_grep "$OUT" '^\| B vs A \| p99 \| [0-9.]+ µs \| [0-9.]+ µs \| \+[0-9.]+ µs \(\+[0-9.]+ %\) \| \[\+[0-9.]+, \+[0-9.]+ µs\] \| worse \|$' \
-	"a Markdown row per verdict"
+t_grep "$OUT" '^\| B vs A \| p99 \| [0-9.]+ µs \| [0-9.]+ µs \| \+[0-9.]+ µs \(\+[0-9.]+ %\) \| [0-9.]+ % \[\+[0-9.]+, \+[0-9.]+ µs\] \| worse \(within-run only\) \|$' \
+	"a Markdown row per verdict, its interval's level beside it"
 t_exit 0 "--html" "$AUDIOLAT" compare "$T/a.json" "$T/c.json" --html "$T/cmp.html" -q
 t_eq "-q: no text" "$(wc -c <"$OUT")" 0
 if command -v xmllint >/dev/null; then
@@ -114,11 +129,25 @@ else
 	t_skip "the HTML is well-formed XML" "xmllint is not installed"
 fi
 t_grep "$T/cmp.html" '<td class="worse">worse</td>' "the HTML shows the verdicts"
-t_exit 3 "--fail-on-worse with a worse result: exit 3" \
+# the gate decides on runs: single runs are not enough data (exit 5)
+t_exit 5 "--fail-on-worse on single runs, a worse one: not enough data, exit 5" \
 	"$AUDIOLAT" compare "$T/a.json" "$T/c.json" --fail-on-worse -q
-t_grep "$ERR" "significantly worse" "... saying why"
-t_exit 0 "--fail-on-worse with a better result: exit 0" \
-	"$AUDIOLAT" compare "$T/a.json" "$T/d.json" --fail-on-worse -q
+t_grep "$ERR" "^audiolat compare: not enough data to decide: one run each: .*--group-by label.*--within-run" "... saying why and what to do"
+t_exit 5 "... and with a result of the same distribution: exit 5 too, never a pass" \
+	"$AUDIOLAT" compare "$T/a.json" "$T/b.json" --fail-on-worse -q
+t_exit 0 "--allow-insufficient: exit 0" \
+	"$AUDIOLAT" compare "$T/a.json" "$T/b.json" --fail-on-worse --allow-insufficient -q
+t_grep "$ERR" "not enough data to decide, passed by --allow-insufficient" "... with a warning"
+t_exit 3 "--within-run with a worse result: exit 3" \
+	"$AUDIOLAT" compare "$T/a.json" "$T/c.json" --fail-on-worse --within-run -q
+t_grep "$ERR" "significantly worse than the baseline within the runs \(p99\)" "... saying why, and on which statistic"
+t_exit 0 "--within-run with a better result: exit 0" \
+	"$AUDIOLAT" compare "$T/a.json" "$T/d.json" --fail-on-worse --within-run -q
+t_exit 0 "--within-run with a result of the same distribution: exit 0" \
+	"$AUDIOLAT" compare "$T/a.json" "$T/b.json" --fail-on-worse --within-run -q
+t_exit 2 "--gate p98: a usage error" "$AUDIOLAT" compare "$T/a.json" "$T/c.json" --gate p98
+t_grep "$ERR" "^audiolat compare: --gate: 'p98' is not a list of p50, p99 and max" "... naming it"
+t_exit 2 "--within-run with --group-by: a usage error" "$AUDIOLAT" compare --group-by label --within-run "$T/a.json"
 
 # results from the database, by id
 DB=$T/results.db

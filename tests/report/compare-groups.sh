@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # compare --group-by: one row per group with the run-to-run min-max, the
 # verdict from the spread between runs (a hierarchical bootstrap), "not
-# enough runs" below 3, from files and from the database, a baseline.
+# enough data" below 3, Holm's correction over every verdict, the gate
+# (--fail-on-worse, --gate, exit 5), from files and from the database, a
+# baseline.
 # Synthetic runs (gen-result, seeded): two groups from one distribution,
 # one 50 % slower, one of two runs only.
 . "$(dirname "$0")/../lib.sh"
@@ -29,13 +31,39 @@ t_json "the same distribution: no significant difference at p50 and p99" \
 	'[.verdicts[] | select(.group == "6.6-b" and .statistic != "max") | .verdict] == ["no significant difference", "no significant difference"]' "$T_TMP/g.json"
 t_json "50 % slower: worse at p50 and p99" \
 	'[.verdicts[] | select(.group == "6.6-slow" and .statistic != "max") | .verdict] == ["worse", "worse"]' "$T_TMP/g.json"
-t_json "two runs: not enough runs, no interval" \
-	'[.verdicts[] | select(.group == "6.6-two")] | length > 0 and all(.verdict == "not enough runs" and .ci_ns == null)' "$T_TMP/g.json"
+t_json "two runs: not enough data, no interval, and why" \
+	'[.verdicts[] | select(.group == "6.6-two")] | length > 0 and all(.verdict == "not enough data" and .ci_ns == null and .why == "2 runs of 6.6-two, 3 needed")' "$T_TMP/g.json"
+t_json "Holm over the six verdicts that could be made" '.multiple_testing == {"method": "holm", "tests": 6, "family_confidence": 0.95}' "$T_TMP/g.json"
+t_json "... the rejected r at the levels 0.05/6 .. 0.05/(7-r), one each, the rest at the stop's 0.05/(6-r)" \
+	'[.verdicts[] | select(.p_value != null)] | (map(select(.verdict != "no significant difference")) | length) as $r | $r >= 2 and ([.[] | select(.verdict != "no significant difference") | 0.05 / (1 - .confidence) | round] | sort) == [range(7 - $r; 7)] and all(.[] | select(.verdict == "no significant difference"); (0.05 / (1 - .confidence) | round) == 6 - $r)' "$T_TMP/g.json"
+t_json "... a worse one decided at its step: p <= 1 - its interval's level" \
+	'[.verdicts[] | select(.verdict == "worse")] | length >= 2 and all(.p_value <= 1 - .confidence + 1e-12)' "$T_TMP/g.json"
+t_json "... no difference: p above its level, and what it would have seen" \
+	'[.verdicts[] | select(.verdict == "no significant difference")] | length >= 2 and all(.p_value > 1 - .confidence and .detectable_ns > 0)' "$T_TMP/g.json"
+t_grep "$OUT" '^6\.6-b vs 6\.6-a, p99 wake latency: .* across runs: no significant difference \(would have seen \+-[0-9.]+ [mun]?s\)$' "the text says what no difference could have seen"
+t_grep "$OUT" '^6\.6-two vs 6\.6-a, p99 wake latency: not enough data \(2 runs of 6\.6-two, 3 needed\)$' "... and why there is no verdict"
 t_json "the min-max holds the geometric mean" '(.groups | length) > 0 and all(.groups[].p99_ns; .min <= .gmean and .gmean <= .max)' "$T_TMP/g.json"
-t_grep "$OUT" '^6\.6-slow vs 6\.6-a, p99 wake latency: \+[0-9.]+ us \(\+[0-9.]+ %\), 98\.3 % CI \[\+[0-9.]+ us, \+[0-9.]+ us\] across runs: worse$' "a verdict line per statistic"
+t_grep "$OUT" '^6\.6-slow vs 6\.6-a, p99 wake latency: \+[0-9.]+ us \(\+[0-9.]+ %\), [0-9.]+ % CI \[\+[0-9.]+ us, \+[0-9.]+ us\] across runs: worse$' "a verdict line per statistic"
 t_exit 0 "the same again: the same bytes" "$A" compare --group-by kernel "$T"/a*.json "$T"/b*.json "$T"/c*.json "$T"/d*.json --json "$T_TMP/g2.json" -q
 t_true "deterministic for a seed" cmp "$T_TMP/g.json" "$T_TMP/g2.json"
 t_exit 3 "--fail-on-worse: exit 3" "$A" compare --group-by kernel "$T"/a*.json "$T"/c*.json --fail-on-worse -q
+t_grep "$ERR" "group 6\.6-slow is significantly worse than 6\.6-a \(p99 wake latency\)" "... naming the group and the statistic"
+t_exit 0 "--fail-on-worse, the same distribution: exit 0" "$A" compare --group-by kernel "$T"/a*.json "$T"/b*.json --fail-on-worse -q
+t_exit 5 "--fail-on-worse with a group of two runs: not enough data, exit 5" "$A" compare --group-by kernel "$T"/a*.json "$T"/d*.json --fail-on-worse -q
+t_grep "$ERR" "not enough data to decide: group 6\.6-two against 6\.6-a, p99 wake latency: not enough data \(2 runs of 6\.6-two, 3 needed\)" "... saying which group had too few"
+t_exit 0 "... --allow-insufficient: exit 0" "$A" compare --group-by kernel "$T"/a*.json "$T"/d*.json --fail-on-worse --allow-insufficient -q
+t_exit 5 "--fail-on-worse with one group only: exit 5" "$A" compare --group-by kernel "$T"/a*.json --fail-on-worse -q
+t_grep "$ERR" "one group only \(6\.6-a\)" "... saying so"
+# a group worse at max only: the default gate (p99) passes it, --gate max fails it
+for s in 15 16 17 18; do
+	gen "$T/m$s.json" 6.6-spiky $s
+	jq '.total.wake_latency_ns.max *= 5' "$T/m$s.json" >"$T/m$s.tmp" && mv "$T/m$s.tmp" "$T/m$s.json"
+done
+t_exit 0 "a group worse at max only, default gate p99: exit 0" "$A" compare --group-by kernel "$T"/a*.json "$T"/m*.json --fail-on-worse -q --json "$T_TMP/m.json"
+t_json "... though its max verdict is worse" '[.verdicts[] | select(.statistic == "max") | .verdict] == ["worse"]' "$T_TMP/m.json"
+t_exit 3 "--gate p99,max: exit 3" "$A" compare --group-by kernel "$T"/a*.json "$T"/m*.json --fail-on-worse --gate p99,max -q
+t_grep "$ERR" "\(max wake latency\)" "... on the max"
+rm -f "$T"/m*.json
 t_exit 0 "--baseline 6.6-slow" "$A" compare --group-by kernel --baseline 6.6-slow "$T"/a*.json "$T"/c*.json --json -
 t_json "against the slow group the others are better" '.baseline == "6.6-slow" and ([.verdicts[] | select(.statistic == "p99") | .verdict] == ["better"])' "$OUT"
 t_exit 2 "--baseline that is no group: a usage error" "$A" compare --group-by kernel --baseline 9.9 "$T"/a*.json

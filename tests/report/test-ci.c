@@ -491,6 +491,102 @@ group_intervals_are_calibrated(void **state)
 	assert_true(worse >= TRIALS - 4); /* the power for +50 % with 8 runs a side */
 }
 
+/*
+ * Holm's step-down on textbook cases: p = 0.01, 0.04, 0.03, 0.005 at 5 %:
+ * sorted 0.005 <= 0.0125, 0.01 <= 0.0167, 0.03 > 0.025 stops: the first
+ * two rejected at their levels, the other two at 0.025 and not rejected.
+ * NAN is no test (left out of m). All rejected when every p is small.
+ */
+static void
+holm_known(void **state)
+{
+	double p[5] = { 0.01, 0.04, NAN, 0.03, 0.005 }, lv[5];
+	double q[3] = { 0.001, 0.02, 0.04 }, lq[3];
+	double r[2] = { 0.02, 0.02 }, lr[2];
+
+	(void)state;
+	assert_int_equal(al_ci_holm(p, 5, 0.05, lv), 4);
+	assert_near(lv[4], 0.05 / 4, 1e-15);
+	assert_near(lv[0], 0.05 / 3, 1e-15);
+	assert_near(lv[3], 0.05 / 2, 1e-15);
+	assert_near(lv[1], 0.05 / 2, 1e-15); /* after the stop: the stop's level */
+	assert_true(isnan(lv[2]));
+	assert_true(p[4] <= lv[4] && p[0] <= lv[0] && !(p[3] <= lv[3]) && !(p[1] <= lv[1]));
+	/* 0.001 <= 0.0167, 0.02 <= 0.025, 0.04 <= 0.05: all three (Bonferroni: one) */
+	assert_int_equal(al_ci_holm(q, 3, 0.05, lq), 3);
+	assert_near(lq[0], 0.05 / 3, 1e-15);
+	assert_near(lq[1], 0.05 / 2, 1e-15);
+	assert_near(lq[2], 0.05, 1e-15);
+	/* ties: 0.02 > 0.025? no: 0.02 <= 0.025 rejected, then 0.02 <= 0.05 */
+	assert_int_equal(al_ci_holm(r, 2, 0.05, lr), 2);
+	assert_near(lr[0], 0.025, 1e-15);
+	assert_near(lr[1], 0.05, 1e-15);
+	/* nothing to test */
+	assert_int_equal(al_ci_holm(p + 2, 1, 0.05, lv), 0);
+	assert_true(isnan(lv[0]));
+}
+
+/*
+ * The p-value of each interval agrees with the interval at every level:
+ * the interval at 1 - alpha excludes 0 exactly when p <= alpha, for the
+ * histogram bootstrap, the exceedance test and the groups' expanded
+ * interval, on pairs from one distribution and pairs 10 % apart.
+ */
+static void
+p_values_agree_with_intervals(void **state)
+{
+	enum { N = 4000, PER = 200, RUNS = 5 };
+	static const double alphas[] = { 0.2, 0.1, 0.05, 0.025, 0.0167, 0.01, 0.005, 0.001 };
+	int64_t wa[N / PER], wb[N / PER];
+	struct al_ci_sample none[RUNS] = { { 0 } };
+	double va[RUNS], vb[RUNS];
+	int t, i, checked = 0, rejected = 0;
+	struct al_rng r;
+
+	(void)state;
+	al_rng_seed(&r, 11);
+	for (t = 0; t < 12; t++) {
+		struct al_dhist a, b;
+		struct al_ci_sample sa = { &a, N }, sb = { &b, N };
+		struct al_ci ci, p;
+		double scale = t % 2 ? 1.1 : 1.0;
+
+		sample_hist(&r, N, &a, wa, PER);
+		sample_hist(&r, N, &b, wb, PER);
+		for (i = 0; i < N / PER; i++)
+			wb[i] = (int64_t)((double)wb[i] * scale);
+		for (i = 0; i < RUNS; i++) {
+			va[i] = 50000 * exp(0.2 * al_rng_normal(&r));
+			vb[i] = scale * 50000 * exp(0.2 * al_rng_normal(&r));
+		}
+		struct al_ci_group ga = { none, va, RUNS, true }, gb = { none, vb, RUNS, true };
+
+		for (size_t k = 0; k < sizeof(alphas) / sizeof(alphas[0]); k++) {
+			double al = alphas[k];
+
+			assert_int_equal(al_ci_quantile_diff(&sa, &sb, 0.99, 1000, (uint64_t)t,
+							     0.95, &p), 0);
+			assert_int_equal(al_ci_quantile_diff(&sa, &sb, 0.99, 1000, (uint64_t)t,
+							     1 - al, &ci), 0);
+			assert_true(p.p >= 0 && p.p <= 1 && p.p == ci.p);
+			assert_int_equal(al_ci_verdict(&ci) != AL_VERDICT_SAME, p.p <= al);
+			rejected += p.p <= al;
+			assert_int_equal(al_ci_max_diff(wa, N / PER, wb, N / PER, 1 - al, &ci), 0);
+			if (al_ci_verdict(&ci) != AL_VERDICT_NODATA)
+				assert_int_equal(al_ci_verdict(&ci) != AL_VERDICT_SAME, ci.p <= al);
+			assert_int_equal(al_ci_group_diff(&ga, &gb, 0, 1000, (uint64_t)t, 1 - al,
+							  &ci), 0);
+			assert_int_equal(al_ci_verdict(&ci) != AL_VERDICT_SAME, ci.p <= al);
+			checked += 3;
+		}
+		al_dhist_free(&a);
+		al_dhist_free(&b);
+	}
+	print_message("# %d intervals agreed with their p-values (%d p99 rejections)\n", checked,
+		      rejected);
+	assert_true(rejected > 0);
+}
+
 int
 main(void)
 {
@@ -506,6 +602,8 @@ main(void)
 	    cmocka_unit_test(planted_difference_is_found),
 	    cmocka_unit_test(expanded_tail_known),
 	    cmocka_unit_test(group_intervals_are_calibrated),
+	    cmocka_unit_test(holm_known),
+	    cmocka_unit_test(p_values_agree_with_intervals),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -254,6 +254,6 @@ t_grep "$T_TMP/pg.html" 'push1' "the page has the runs' labels"
 t_exit 0 "export --format kcidb --db URL ID" "$A" export --db "$URL" --format kcidb $ids
 t_json "20 KCIDB tests" '(.tests | length) == 20' "$OUT"
 t_exit 0 "compare --db URL --group-by label over the push* runs' database" "$A" compare --db "$L" --group-by label --json -
-t_json "300 groups of one run: not enough runs" '(.groups | length) == 300 and all(.verdicts[]; .verdict == "not enough runs")' "$OUT"
+t_json "300 groups of one run: not enough data" '(.groups | length) == 300 and all(.verdicts[]; .verdict == "not enough data")' "$OUT"
 
 t_done
