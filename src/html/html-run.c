@@ -11,6 +11,26 @@
 #include "core/format.h"
 #include "html-private.h"
 
+/* A duration at path in o, or "-" where the document has none (a figure not measured). */
+static void
+fig_dur(const json_t *o, const char *path, char *buf, size_t size)
+{
+	if (json_is_number(al_doc_get(o, path)))
+		al__html_dur(al_doc_int(o, path, 0), buf, size);
+	else
+		snprintf(buf, size, "-");
+}
+
+/* A count at path in o, or "-" where the document has none. */
+static void
+fig_int(const json_t *o, const char *path, char *buf, size_t size)
+{
+	if (json_is_number(al_doc_get(o, path)))
+		snprintf(buf, size, "%" PRId64, al_doc_int(o, path, 0));
+	else
+		snprintf(buf, size, "-");
+}
+
 static void
 cards(FILE *f, const json_t *doc)
 {
@@ -18,18 +38,18 @@ cards(FILE *f, const json_t *doc)
 	int64_t xruns = al_doc_int(t, "xruns", 0);
 	/* boundaries fitted to the wake-ups: jitter, not latency (docs/truth.md) */
 	bool fitted = !strcmp(al_doc_str(doc, "boundary", ""), "fitted");
-	char buf[48];
+	char buf[48], lost[32];
 
 	fputs("<div class=\"cards\">\n", f);
 	/* max latency: the per-period wake latency (run/1: per wake-up, and said so) */
-	al__html_dur(al_doc_int(t, "wake_latency_ns.max", 0), buf, sizeof(buf));
+	fig_dur(t, "wake_latency_ns.max", buf, sizeof(buf));
 	fprintf(f, "<div class=\"card\"><b>%s</b><span>max %s%s</span></div>\n", buf,
 		fitted ? "jitter (fitted boundary, not latency)" : "latency",
 		al_doc_per_period(doc) ? " (per period)" : " (per wake-up: run/1)");
 	if (json_is_number(json_object_get(t, "max_latency_pct_of_buffer")))
 		fprintf(f, "<div class=\"card\"><b>%.1f %%</b><span>of the buffer</span></div>\n",
 			al_doc_real(t, "max_latency_pct_of_buffer", 0));
-	al__html_dur(al_doc_int(t, "interval_ns.max", 0), buf, sizeof(buf));
+	fig_dur(t, "interval_ns.max", buf, sizeof(buf));
 	fprintf(f, "<div class=\"card\"><b>%s</b><span>max interval</span></div>\n", buf);
 	for (int k = 1; k <= 2; k++) {
 		double v = al_doc_real(t, k == 1 ? "within_1ms_pct" : "within_2ms_pct", NAN);
@@ -42,19 +62,20 @@ cards(FILE *f, const json_t *doc)
 			fprintf(f, "<div class=\"card\"><b>-</b><span>%dMS factor</span></div>\n",
 				k);
 	}
-	al__html_dur(al_doc_int(t, "wake_latency_ns.p99", 0), buf, sizeof(buf));
+	fig_dur(t, "wake_latency_ns.p99", buf, sizeof(buf));
 	fprintf(f, "<div class=\"card\"><b>%s</b><span>p99 wake %s</span></div>\n", buf,
 		fitted ? "jitter" : "latency");
 	al__html_dur(al_doc_int(t, "wake_latency_per_wakeup_ns.p99", 0), buf, sizeof(buf));
 	if (json_is_integer(al_doc_get(t, "wake_latency_per_wakeup_ns.p99")))
 		fprintf(f, "<div class=\"card\"><b>%s</b><span>p99 per wake-up</span></div>\n",
 			buf);
-	fprintf(f,
-		"<div class=\"card %s\"><b>%" PRId64 "</b><span>xruns (%" PRId64
-		" periods lost)</span></div>\n",
-		xruns ? "bad" : "good", xruns, al_doc_int(t, "lost_periods", 0));
-	fprintf(f, "<div class=\"card\"><b>%" PRId64 "</b><span>periods</span></div>\n",
-		al_doc_int(t, "periods", 0));
+	/* xruns a tool does not measure (an import): "-", neither good nor bad */
+	fig_int(t, "xruns", buf, sizeof(buf));
+	fig_int(t, "lost_periods", lost, sizeof(lost));
+	fprintf(f, "<div class=\"card%s\"><b>%s</b><span>xruns (%s periods lost)</span></div>\n",
+		!json_is_number(al_doc_get(t, "xruns")) ? "" : xruns ? " bad" : " good", buf, lost);
+	fig_int(t, "periods", buf, sizeof(buf));
+	fprintf(f, "<div class=\"card\"><b>%s</b><span>periods</span></div>\n", buf);
 	fputs("</div>\n", f);
 }
 
@@ -335,10 +356,14 @@ config_tables(FILE *f, const json_t *doc)
 	al__html_kv_str(f, cfg, "backend", "backend");
 	al__html_kv_str(f, cfg, "device", "device");
 	al__html_kv_int(f, cfg, "rate", "rate", " Hz");
-	snprintf(buf, sizeof(buf), "%" PRId64 " x %" PRId64 " frames (%" PRId64 " frames)",
-		 al_doc_int(cfg, "periods", 0), al_doc_int(cfg, "period_frames", 0),
-		 al_doc_int(cfg, "buffer_frames", 0));
-	al__html_kv(f, "buffer", buf);
+	if (json_is_number(json_object_get(cfg, "period_frames"))) {
+		snprintf(buf, sizeof(buf), "%" PRId64 " x %" PRId64 " frames (%" PRId64 " frames)",
+			 al_doc_int(cfg, "periods", 0), al_doc_int(cfg, "period_frames", 0),
+			 al_doc_int(cfg, "buffer_frames", 0));
+		al__html_kv(f, "buffer", buf);
+	} else {
+		al__html_kv(f, "buffer", "-");
+	}
 	al__html_kv_dur(f, cfg, "period", "period_ns");
 	al__html_kv_dur(f, cfg, "buffer time", "buffer_ns");
 	al__html_kv_int(f, cfg, "cpu load", "cpu_load_pct", " % of a period");
@@ -388,10 +413,14 @@ al__html_run_section(struct html_ctx *c, const struct al_report_doc *in, size_t 
 	esc(f, al_doc_str(sys, "preempt", "?"));
 	fputs(") · ", f);
 	esc(f, al_doc_str(doc, "config.backend", "?"));
-	al__html_dur(al_doc_int(doc, "config.buffer_ns", 0), buf, sizeof(buf));
-	fprintf(f, " %" PRId64 " Hz, %" PRId64 " x %" PRId64 " frames (buffer %s) · ",
-		al_doc_int(doc, "config.rate", 0), al_doc_int(doc, "config.periods", 0),
-		al_doc_int(doc, "config.period_frames", 0), buf);
+	/* an import's config may have none of it: nothing rather than zeros */
+	if (json_is_number(al_doc_get(doc, "config.period_frames"))) {
+		fig_dur(doc, "config.buffer_ns", buf, sizeof(buf));
+		fprintf(f, " %" PRId64 " Hz, %" PRId64 " x %" PRId64 " frames (buffer %s)",
+			al_doc_int(doc, "config.rate", 0), al_doc_int(doc, "config.periods", 0),
+			al_doc_int(doc, "config.period_frames", 0), buf);
+	}
+	fputs(" · ", f);
 	al__html_meta_end(f, doc, in->source);
 	if (!al_doc_bool(doc, "realtime", true))
 		fputs(
