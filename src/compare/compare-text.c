@@ -13,6 +13,8 @@
 
 #include "core/text.h"
 #include "compare.h"
+#include "core/units.h"
+#include "doc/tail-doc.h"
 #include "doc/view.h"
 
 
@@ -144,6 +146,32 @@ text_table(const json_t *cmp, const json_t *scope, FILE *f)
 			b[5], b[6]);
 	}
 	view_note(scope, f);
+}
+
+/* The tail beyond the run of each row (docs/tail.md): for information, in no verdict. */
+static void
+tail_table(const json_t *cmp, const json_t *scope, FILE *f)
+{
+	const json_t *row;
+	char label[96], mx[32], h1[64], h24[64];
+	size_t i;
+
+	fprintf(f, "   %-24s %12s  %-32s %s\n", "tail beyond the run", "observed max",
+		"predicted 1 h (95 %)", "predicted 24 h (95 %)");
+	json_array_foreach(json_object_get(scope, "rows"), i, row)
+	{
+		const char *key = al_doc_str(row, "key", "?");
+		const json_t *tail = json_object_get(row, "tail");
+
+		al_text_term_safe(al_doc_str(al_compare_result(cmp, key), "label", "?"), label,
+				  sizeof(label), 24);
+		al_doc_tail_max_text(tail, al_format_duration, mx, sizeof(mx));
+		al_doc_tail_text(tail, "predicted_1h", al_format_duration, h1, sizeof(h1));
+		al_doc_tail_text(tail, "predicted_24h", al_format_duration, h24, sizeof(h24));
+		fprintf(f, "%-2s ", key);
+		al_text_pad(f, label, 24, false);
+		fprintf(f, " %12s  %-32s %s\n", mx, h1, h24);
+	}
 }
 
 static double
@@ -318,6 +346,7 @@ al_compare_text(const json_t *cmp, FILE *f)
 	{
 		fprintf(f, "\n%s:\n", scope_title(scope, title, sizeof(title)));
 		text_table(cmp, scope, f);
+		tail_table(cmp, scope, f);
 	}
 	fprintf(f, "\n");
 	json_array_foreach(scopes, i, scope)

@@ -9,6 +9,7 @@
 #include "core/text.h"
 #include "ci.h"
 #include "compare.h"
+#include "doc/tail-doc.h"
 #include "doc/doc.h"
 #include "doc/view.h"
 
@@ -54,6 +55,26 @@ num_or_null(const json_t *o, const char *path)
 }
 
 /*
+ * The tail beyond the run of the scope (docs/tail.md): what it predicts
+ * for 1 h and 24 h, for information beside the verdicts, never in them.
+ */
+static json_t *
+tail_row(const json_t *doc, const json_t *st)
+{
+	json_t *t = al_doc_scope_tail(doc, st), *o;
+
+	if (!t)
+		return json_null();
+	o = json_pack("{s:O, s:O, s:O, s:O, s:O}", "status", json_object_get(t, "status"),
+		      "shape", json_object_get(t, "shape"), "observed_max_ns",
+		      json_object_get(t, "observed_max_ns"), "predicted_1h",
+		      json_object_get(t, "predicted_1h"), "predicted_24h",
+		      json_object_get(t, "predicted_24h"));
+	json_decref(t);
+	return o ? o : json_null();
+}
+
+/*
  * One row of seed 000's table. "max latency" is the longest wake latency
  * (per period due in a run/2 document, per wake-up in a run/1 one: "view"
  * says which), its share of the buffer beside it; the interval has its own
@@ -74,7 +95,7 @@ row_json(const char *key, const json_t *doc, const struct scope_data *sd)
 	}
 	return json_pack(
 	    "{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, "
-	    "s:f, s:f}",
+	    "s:f, s:f, s:o}",
 	    "key", key, "view",
 	    !json_is_object(json_object_get(st, "wake_latency_ns")) ? "not measured"
 	    : per_period ? "per period" : "per wake-up", "periods",
@@ -87,7 +108,8 @@ row_json(const char *key, const json_t *doc, const struct scope_data *sd)
 	    num_or_null(st, "wake_latency_ns.p999"), "wake_max_ns",
 	    num_or_null(st, "wake_latency_ns.max"), "xruns", num_or_null(st, "xruns"),
 	    "lost_periods", num_or_null(st, "lost_periods"), "windows", (json_int_t)sd->m,
-	    "design_effect", sd->deff, "effective_periods", sd->n_eff);
+	    "design_effect", sd->deff, "effective_periods", sd->n_eff, "tail",
+	    tail_row(doc, st));
 }
 
 static json_t *

@@ -56,6 +56,10 @@ struct al_config {
 	int64_t req_period_frames;
 	int req_periods;
 	char label[128];          /* --label, names the result; "" when none */
+	/* sim --sim-tail: with probability p a period's wake-up is put off by a GPD(xi, sigma) draw */
+	double sim_tail_xi;
+	int64_t sim_tail_sigma_ns;
+	double sim_tail_p;        /* 0: none */
 };
 
 /*

@@ -10,6 +10,7 @@
 #include "core/stats.h"
 #include "doc.h"
 #include "run-doc.h"
+#include "tail-doc.h"
 
 static json_t *
 stats_json(const struct al_result *r, const struct al_period_stats *st)
@@ -377,6 +378,19 @@ segments_json(json_t *root, const struct al_result *r)
 }
 
 /* One xrun event (or a server's notification): when, how long, who saw it. */
+/* Each scope's tail beyond the run (tail-doc.h): "total" and every phase. */
+static void
+tail_blocks(json_t *root)
+{
+	json_t *total = json_object_get(root, "total"), *ph;
+	size_t i;
+
+	if (total)
+		json_object_set_new(total, "tail", al_doc_tail_json(root, total));
+	json_array_foreach(json_object_get(root, "phases"), i, ph)
+		json_object_set_new(ph, "tail", al_doc_tail_json(root, ph));
+}
+
 static json_t *
 xrun_event_json(const struct al_result *r, const struct al_xrun_event *e)
 {
@@ -439,6 +453,12 @@ al_doc_run_json(const struct al_result *r)
 	stream_config_json(json_object_get(root, "config"), r);
 	json_object_set_new(json_object_get(root, "config"), "max_interval_ns",
 			    al_json_int_or_null(r->cfg.max_interval_ns, 0));
+	json_object_set_new(json_object_get(root, "config"), "sim_tail",
+			    r->cfg.sim_tail_p > 0
+				? json_pack("{s:f, s:I, s:f}", "shape", r->cfg.sim_tail_xi, "scale_ns",
+					    (json_int_t)r->cfg.sim_tail_sigma_ns, "probability",
+					    r->cfg.sim_tail_p)
+				: json_null());
 	json_object_set_new(root, "boundary", json_string(r->backend.bound_fitted ? "fitted"
 										    : "measured"));
 	json_object_set_new(root, "server_reported", server);
@@ -452,5 +472,6 @@ al_doc_run_json(const struct al_result *r)
 			    r->trace_threshold_ns ? json_integer(r->trace_threshold_ns) : json_null());
 	segments_json(root, r);
 	json_object_set_new(root, "graph", graph_json(r));
+	tail_blocks(root);
 	return root;
 }

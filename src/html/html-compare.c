@@ -49,7 +49,7 @@ scope_rows(FILE *f, const json_t *cmp, const json_t *scope)
 	fputs("<table class=\"cmp\"><thead><tr><th></th><th>result</th>"
 	      "<th>max latency</th><th>% of buffer</th><th>1MS factor</th><th>2MS factor</th>"
 	      "<th>p50 wake</th><th>p99 wake</th><th>p99.9 wake</th><th>max interval</th>"
-	      "<th>xruns</th></tr></thead><tbody>\n",
+	      "<th>xruns</th><th>predicted 1 h</th><th>predicted 24 h</th></tr></thead><tbody>\n",
 	      f);
 	json_array_foreach(json_object_get(scope, "rows"), j, row)
 	{
@@ -59,6 +59,7 @@ scope_rows(FILE *f, const json_t *cmp, const json_t *scope)
 		al__html_td_str(f, key);
 		al__html_td_str(f, al_doc_str(al_compare_result(cmp, key), "label", NULL));
 		al__html_td_figures(f, row, figures);
+		al__html_tail_levels(f, json_object_get(row, "tail"));
 		fputs("</tr>\n", f);
 	}
 	fputs("</tbody></table>\n", f);

@@ -117,6 +117,13 @@ void al__html_monitor_section(struct html_ctx *c, const json_t *doc);
 /* MIDI deltas over time: a min..max bar per window of the timeline, the interval dashed. */
 void al__html_plot_midi_timeline(struct html_ctx *c, const json_t *tl, double interval_ns);
 
+/* ---- html-tail.c: the tail beyond the run (docs/tail.md) ---------------------------------- */
+
+/* Two cells of a "tail" object: predicted 1 h and 24 h with their intervals (or why none). */
+void al__html_tail_levels(FILE *f, const json_t *tail);
+/* A run's table of them: the whole run, each phase when there are several. */
+void al__html_tail_table(FILE *f, const json_t *doc);
+
 /* ---- the sections: html-run.c, html-midi.c, html-compare.c ------------------------------ */
 
 /*

@@ -457,6 +457,7 @@ al__html_run_section(struct html_ctx *c, const struct al_report_doc *in, size_t 
 	      f);
 	percentile_table(f, doc);
 	phase_table(f, doc);
+	al__html_tail_table(f, doc);
 	xrun_table(f, doc);
 	graph_table(f, doc);
 	spike_table(f, doc);

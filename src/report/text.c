@@ -19,6 +19,7 @@
 #include "core/format.h"
 #include "midi.h"
 #include "report.h"
+#include "tail-text.h"
 #include "text-imported.h"
 
 #define BAR_WIDTH 40
@@ -670,6 +671,7 @@ run_text(const json_t *doc, const struct al_report_input *o, FILE *f)
 	else if (al_doc_str(json_array_get(phases, 0), "error", NULL))
 		fprintf(f, "load FAILED: %s\n",
 			safe(al_doc_str(json_array_get(phases, 0), "error", ""), buf, sizeof(buf)));
+	al__tail_text(doc, f);
 	xrun_lines(doc, o->verbose, f);
 	server_reported_line(doc, f);
 	graph_lines(doc, o->verbose, f);
