@@ -17,6 +17,7 @@ enum {
 	OPT_BLAME,
 	OPT_NO_BLAME,
 	OPT_LOAD_OPT, /* one of al_load_optdefs, by its long name */
+	OPT_SIM_TAIL,
 };
 
 #define DEVICE_MAX (sizeof(((struct al_config *)0)->device) - 1)
@@ -60,6 +61,10 @@ const struct al_optdef al_run_optdefs[] = {
 	FLAG("mmap", "mmap transfers instead of read/write (alsa)", TO(cfg.mmap)),
 	FLAG("nearest", "take the rate and period the device gives (alsa, oss;\n"
 			"else a device that cannot come close is refused)", TO(cfg.nearest)),
+	{ .id = OPT_SIM_TAIL, .name = "sim-tail", .type = AL_OPT_SPEC, .arg = "XI,SIGMA,P",
+	  .help = "sim: put off a period's wake-up, with probability P,\n"
+		  "by a generalised Pareto draw of shape XI and scale\n"
+		  "SIGMA (bare = us): a known tail (docs/tail.md)" },
 	{ .name = "tone", .type = AL_OPT_INT, .arg = "HZ", .min = 1, .max = 96000, TO(cfg.tone_hz),
 	  .help = "play a sine instead of silence, to hear the drop-outs\n"
 		  "(alsa, jack, pipewire)" },
@@ -140,6 +145,32 @@ al_run_parse_args(int argc, char **argv, struct al_run_cli *p, char *err, size_t
 	return rc || p->help ? rc : al_backend_check_config(p->backend, &p->cfg, err, err_size);
 }
 
+/* --sim-tail XI,SIGMA,P: -0.9 <= XI <= 2, SIGMA > 0 (bare = us), 0 < P <= 1 */
+static int
+sim_tail_set(struct al_config *c, const char *arg, char *err, size_t err_size)
+{
+	char sigma[32], *end;
+	const char *c1 = strchr(arg, ','), *c2 = c1 ? strchr(c1 + 1, ',') : NULL;
+	double xi, p;
+
+	if (!c2 || (size_t)(c2 - c1 - 1) >= sizeof(sigma))
+		return bad(err, err_size, "%s: '%s' is not XI,SIGMA,P (e.g. 0.25,100us,0.02)",
+			   "--sim-tail", arg);
+	snprintf(sigma, sizeof(sigma), "%.*s", (int)(c2 - c1 - 1), c1 + 1);
+	xi = strtod(arg, &end);
+	if (end != c1 || !(xi >= -0.9 && xi <= 2))
+		return bad(err, err_size, "%s: shape '%s' is not a number in [-0.9, 2]", "--sim-tail", arg);
+	p = strtod(c2 + 1, &end);
+	if (*end || end == c2 + 1 || !(p > 0 && p <= 1))
+		return bad(err, err_size, "%s: probability in '%s' is not in (0, 1]", "--sim-tail", arg);
+	if (al_parse_duration_ns(sigma, AL_NS_PER_US, &c->sim_tail_sigma_ns) ||
+	    c->sim_tail_sigma_ns <= 0)
+		return bad(err, err_size, "%s: scale '%s' is not a positive time", "--sim-tail", sigma);
+	c->sim_tail_xi = xi;
+	c->sim_tail_p = p;
+	return 0;
+}
+
 /* What the table cannot store itself (TO): the backend, --fragments, --blame, the loads'. */
 static int
 run_set(void *ctx, const struct al_opt_hit *h, char *err, size_t err_size)
@@ -166,6 +197,8 @@ run_set(void *ctx, const struct al_opt_hit *h, char *err, size_t err_size)
 	case CLI_OPT_LOAD:
 		p->load_spec = h->arg;
 		break;
+	case OPT_SIM_TAIL:
+		return sim_tail_set(c, h->arg, err, err_size);
 	}
 	return 0;
 }

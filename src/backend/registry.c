@@ -123,6 +123,8 @@ al_backend_check_config(const struct al_backend_ops *ops, const struct al_config
 	err[0] = '\0';
 	if (opt)
 		snprintf(err, err_size, "%s: not with the %s backend", opt, c->backend);
+	else if (c->sim_tail_p > 0 && strcmp(ops->name, "sim"))
+		snprintf(err, err_size, "--sim-tail: not with the %s backend", c->backend);
 	else if (c->capture && c->duplex)
 		snprintf(err, err_size, "--capture: not with --duplex");
 	else if (c->capture && c->tone_hz)

@@ -3,17 +3,50 @@
  * The "sim" backend: a simulated playback card (simcard.c) that needs no
  * hardware. The thread sleeps with clock_nanosleep(TIMER_ABSTIME) until one
  * period of space is free, as a real playback application blocks in
- * poll()/snd_pcm_wait().
+ * poll()/snd_pcm_wait(). --sim-tail XI,SIGMA,P puts off a period's
+ * wake-up, with probability P, by a generalised Pareto draw (a known tail
+ * for docs/tail.md; a fixed seed, at most 1 s).
  */
 #include <errno.h>
+#include <math.h>
 
 #include "core/clock.h"
 #include "sim.h"
 #include "simcard.h"
 
+#define SIM_TAIL_SEED 0x5eed7a11ULL
+#define SIM_TAIL_MAX_NS AL_NS_PER_SEC
+
 struct sim {
 	struct al_simcard card;
+	double xi, sigma_ns, p; /* --sim-tail; p = 0: none */
+	uint64_t rng;
 };
+
+/* splitmix64: a uniform in (0, 1) */
+static double
+sim_uniform(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	return ((double)(z >> 11) + 0.5) / 9007199254740992.0;
+}
+
+/* How long this period's wake-up is put off: 0, or sigma / xi (U^-xi - 1) with probability p. */
+static int64_t
+sim_tail_ns(struct sim *s)
+{
+	double u, y;
+
+	if (!(s->p > 0) || sim_uniform(&s->rng) >= s->p)
+		return 0;
+	u = sim_uniform(&s->rng);
+	y = fabs(s->xi) < 1e-12 ? -s->sigma_ns * log(u) : s->sigma_ns / s->xi * (pow(u, -s->xi) - 1);
+	return y < (double)SIM_TAIL_MAX_NS ? (int64_t)y : SIM_TAIL_MAX_NS;
+}
 
 static int
 sim_open(void *priv, struct al_config *cfg)
@@ -21,6 +54,10 @@ sim_open(void *priv, struct al_config *cfg)
 	struct sim *s = priv;
 
 	al_simcard_init(&s->card, cfg->rate_hz, cfg->period_frames, cfg->periods);
+	s->xi = cfg->sim_tail_xi;
+	s->sigma_ns = (double)cfg->sim_tail_sigma_ns;
+	s->p = cfg->sim_tail_p;
+	s->rng = SIM_TAIL_SEED;
 	return 0;
 }
 
@@ -41,8 +78,10 @@ sim_wait(void *priv, struct al_wake *w)
 	int rc;
 
 	w->boundary_ns = al_simcard_next_boundary_ns(&s->card);
+	int64_t until_ns = w->boundary_ns + sim_tail_ns(s);
+
 	do
-		rc = al_clock_sleep_until_ns(w->boundary_ns);
+		rc = al_clock_sleep_until_ns(until_ns);
 	while (rc == -EINTR);
 	if (rc)
 		return rc;

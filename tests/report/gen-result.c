@@ -11,8 +11,14 @@
  *              [--periods N] [--base-us US] [--sigma S] [--scale F]
  *              [--phases NAME:SECONDS[:SCALE],...] [--xruns N] [--stall]
  *              [--spikes N] [--label TEXT] [--label-raw TEXT]
- *              [--hostname TEXT] [--cmdline TEXT] [--load TEXT] [-o FILE]
+ *              [--hostname TEXT] [--cmdline TEXT] [--load TEXT]
+ *              [--tail XI,SIGMA_US,P[,FROM_US]] [-o FILE]
  *
+ * --tail gives the wake latency a known tail (docs/tail.md): with
+ * probability P a period's latency is FROM_US (default 100) plus a
+ * generalised Pareto draw of shape XI and scale SIGMA_US, instead of the
+ * log-normal body (which lies below FROM_US: far enough for the default
+ * body, whose 99.99999th percentile is 98 us).
  * --label-raw writes the label's bytes into the file as they are: with
  * bytes that are not UTF-8 the file is not valid JSON, for the tests of
  * bad input. --stall leaves a window without a wake-up.
@@ -84,6 +90,7 @@ main(int argc, char **argv)
 	const char *cmdline = "audiolat run (synthetic)", *load = NULL;
 	double base_us = 15, sigma = 0.35, scale = 1, duration = 0;
 	long seed = 1, xruns = 0, n_spikes = 0;
+	double tail_xi = 0, tail_sigma_us = 0, tail_p = 0, tail_from_us = 100;
 	int n_ph = 1, i, stall = 0;
 	struct al_result r;
 	struct al_rng rng;
@@ -138,6 +145,13 @@ main(int argc, char **argv)
 			cmdline = v;
 		else if (!strcmp(a, "--load"))
 			load = v;
+		else if (!strcmp(a, "--tail")) {
+			if (sscanf(v, "%lf,%lf,%lf,%lf", &tail_xi, &tail_sigma_us, &tail_p,
+				   &tail_from_us) < 3 || !(tail_sigma_us > 0) || !(tail_p > 0)) {
+				fprintf(stderr, "gen-result: bad --tail '%s'\n", v);
+				return 2;
+			}
+		}
 		else if (!strcmp(a, "-o"))
 			out = v;
 		else {
@@ -222,6 +236,14 @@ main(int argc, char **argv)
 				continue;
 			lat =
 			    base_us * 1e3 * scale * ph[p].scale * exp(sigma * al_rng_normal(&rng));
+			if (tail_p > 0 && al_rng_uniform(&rng) < tail_p) {
+				double u = al_rng_uniform(&rng);
+
+				lat = tail_from_us * 1e3 +
+				      tail_sigma_us * 1e3 *
+					  (fabs(tail_xi) < 1e-12 ? -log(u) : (pow(u, -tail_xi) - 1) / tail_xi);
+				lat = fmin(lat, 1e12);
+			}
 			boundary = r.start_mono_ns + t_ns;
 			s.boundary_ns = boundary;
 			s.wake_ns = boundary + (int64_t)lat;
