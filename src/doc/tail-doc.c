@@ -113,7 +113,8 @@ buffer_json(const json_t *doc, const json_t *scope, const struct al_tail *t, int
 	return json_pack("{s:o, s:o, s:o, s:o, s:o}", "latency_ns", al_json_int_or_null(buffer_ns, 0),
 			 "per_period_probability", al_json_real_or_null(p), "source",
 			 isnan(p) ? json_null() : json_string(source), "run_periods_95",
-			 al_json_real_or_null(run), "run_ns_95",
+			 run <= 9007199254740992.0 ? json_integer((json_int_t)run) : json_null(),
+			 "run_ns_95",
 			 period_ns ? ns_or_null(run * (double)period_ns) : json_null());
 }
 

@@ -36,7 +36,7 @@ buffer_line(const json_t *doc, FILE *f)
 	json_t *tail = al_doc_scope_tail(doc, json_object_get(doc, "total"));
 	const json_t *b = json_object_get(tail, "buffer_late");
 	double p = al_doc_real(b, "per_period_probability", NAN);
-	double run = al_doc_real(b, "run_periods_95", NAN);
+	double run = al_tail_run_periods(p); /* null in the document beyond 2^53 */
 	double period_ns = al_doc_real(doc, "config.period_ns", NAN);
 	char buf[32], span[32];
 

@@ -18,6 +18,10 @@ t_json "24 h predicts more than 1 h, and 1 h more than the 60 s run saw" \
 	'.total.tail | .predicted_24h.max_ns > .predicted_1h.max_ns and .predicted_1h.max_ns > .observed_max_ns' "$T/a.json"
 t_json "the threshold is the 99th percentile: 1 % of the periods exceed it" \
 	'.total.tail | .exceedances > 0.009 * 45000 and .exceedances <= 0.01 * 45000 and .shape > 0' "$T/a.json"
+# a light tail: a buffer's lateness is ~1e-31 per period, its run ~1e31 periods
+"$GEN" --seed 11 --duration 20 -o "$T/light.json"
+t_true "a document that jq rewrote still reads (no number too big for an integer)" \
+	sh -c "jq . '$T/light.json' >'$T/light-jq.json' && '$A' compare '$T/light.json' '$T/light-jq.json' -q --json '$T/jq-cmp.json'"
 t_json "a buffer late: a probability and the run to see it (ceil(ln 0.05 / ln(1 - p)))" \
 	'.total.tail.buffer_late | .latency_ns == 4000000 and .source == "fit" and
 	 .run_periods_95 == ((-2.995732273553991 / (1 - .per_period_probability | log)) | ceil)' "$T/a.json"
