@@ -514,6 +514,12 @@ t_upper(double p, double v)
 }
 
 double
+al_ci_t_upper(double p, double v)
+{
+	return t_upper(p, v);
+}
+
+double
 al_ci_expanded_tail(double conf, size_t n)
 {
 	double tail = (1 - conf) / 2, z;

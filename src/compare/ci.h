@@ -138,6 +138,9 @@ struct al_ci_group {
  */
 double al_ci_expanded_tail(double conf, size_t n);
 
+/* Student's t upper quantile: P(T > t) = p (0 < p < 0.5) with v > 0 degrees of freedom. */
+double al_ci_t_upper(double p, double v);
+
 int al_ci_group_diff(const struct al_ci_group *a, const struct al_ci_group *b, double q,
 		     int resamples, uint64_t seed, double conf, struct al_ci *out);
 

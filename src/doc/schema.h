@@ -16,5 +16,6 @@
 #define AL_SCHEMA_COMPARE "audiolat.compare/1"
 #define AL_SCHEMA_COMPARE_MIDI "audiolat.compare-midi/1"
 #define AL_SCHEMA_COMPARE_GROUPS "audiolat.compare-groups/1"
+#define AL_SCHEMA_BISECT "audiolat.bisect/1"
 
 #endif

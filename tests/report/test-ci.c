@@ -15,13 +15,7 @@
 #include <cmocka.h>
 
 #include "compare/ci.h"
-
-#define assert_near(x, want, tol)                                                                  \
-	do {                                                                                       \
-		double x_ = (x), w_ = (want);                                                      \
-		if (!(fabs(x_ - w_) <= (tol)))                                                     \
-			fail_msg("%s = %.6g, want %.6g +- %.3g", #x, x_, w_, (double)(tol));       \
-	} while (0)
+#include "assert-near.h"
 
 static void
 rng_is_deterministic(void **state)
