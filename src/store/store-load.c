@@ -143,3 +143,52 @@ al_doc_set_free(struct al_doc_set *set)
 	free(set->sources);
 	memset(set, 0, sizeof(*set));
 }
+
+/* The document id of db into *out, checked (al_doc_check()); -errno with f naming it. */
+static int
+query_one(struct al_store *db, const char *path, int64_t id, json_t **out, char *source,
+	  size_t source_size, struct al_load_fail *f)
+{
+	int rc = al_store_get_json(db, id, out, f->why, sizeof(f->why));
+
+	snprintf(source, source_size, "db:%lld", (long long)id);
+	if (!rc && (rc = al_doc_check(*out, f->why, sizeof(f->why)))) {
+		json_decref(*out);
+		*out = NULL;
+	}
+	if (rc)
+		snprintf(f->name, sizeof(f->name), "result %lld in %s", (long long)id, path);
+	return rc;
+}
+
+int
+al_store_load_query(const char *db_opt, const struct al_store_filter *filter,
+		    struct al_doc_set *set, struct al_load_fail *f)
+{
+	char path[PATH_MAX];
+	struct al_store *db = NULL;
+	int64_t *ids = NULL;
+	size_t n = 0;
+	int rc;
+
+	memset(set, 0, sizeof(*set));
+	memset(f, 0, sizeof(*f));
+	rc = al_store_open_as(db_opt, false, &db, path, sizeof(path), f);
+	if (rc || !db)
+		return rc;
+	rc = al_store_ids(db, filter, "audiolat.run/", &ids, &n);
+	if (rc)
+		snprintf(f->name, sizeof(f->name), "%s", path),
+		    snprintf(f->why, sizeof(f->why), "%s", al_store_error(db));
+	if (!rc)
+		rc = alloc_set(set, n, f);
+	/* the newest first in ids, the oldest first in set */
+	for (; !rc && set->n < n; set->n++) {
+		rc = query_one(db, path, ids[n - 1 - set->n], &set->docs[set->n],
+			       set->sources[set->n], sizeof(set->sources[set->n]), f);
+		set->in[set->n] = (struct al_report_doc){ set->docs[set->n], set->sources[set->n] };
+	}
+	al_store_close(db);
+	free(ids);
+	return rc;
+}

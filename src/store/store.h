@@ -447,4 +447,13 @@ int al_store_load_docs(const char *db_opt, char *const *names, size_t n, struct 
 		       struct al_load_fail *f);
 void al_doc_set_free(struct al_doc_set *set);
 
+/*
+ * Load the runs (audiolat.run/2 and /1) of the database of db_opt (never
+ * created) that match filter, oldest first, their sources "db:ID"; no
+ * database yet: none. Every document must pass al_doc_check(). 0 (set->n
+ * may be 0), or -errno with f filled.
+ */
+int al_store_load_query(const char *db_opt, const struct al_store_filter *filter,
+			struct al_doc_set *set, struct al_load_fail *f);
+
 #endif
