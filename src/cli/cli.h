@@ -16,6 +16,11 @@ enum al_exit {
 	AL_EXIT_UNAVAILABLE = 4,
 	AL_EXIT_INSUFFICIENT = 5, /* a gate without enough data to decide (compare --fail-on-worse) */
 };
+/*
+ * audiolat bisect alone exits with git bisect run's codes instead: 0 good,
+ * 1 bad, 125 skip this commit, 128 stop the bisection (cmd-bisect.c;
+ * docs/bisect.md).
+ */
 
 /* One subcommand: argv[0] is the subcommand name; returns an enum al_exit. */
 struct al_command {

@@ -15,6 +15,7 @@ int cmd_devices(int argc, char **argv);
 int cmd_roundtrip(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_bisect(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_midi(int argc, char **argv);
 int cmd_monitor(int argc, char **argv);

@@ -24,6 +24,7 @@ const struct al_command al_commands[] = {
 	{ "roundtrip", cmd_roundtrip, "measure the delay of an audio loop to a fraction of a frame" },
 	{ "report", cmd_report, "write an HTML report with plots of one or more results" },
 	{ "compare", cmd_compare, "compare results: is the difference real?" },
+	{ "bisect", cmd_bisect, "good or bad against stored runs, for git bisect run" },
 	{ "sweep", cmd_sweep, "run a grid of buffer sizes and backends, side by side" },
 	{ "monitor", cmd_monitor, "measure for days at a constant cost: windows, Prometheus, actions" },
 	{ "midi", cmd_midi, "MIDI timing: analyze a MIDI file, send, record, loop" },
