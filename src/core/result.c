@@ -126,6 +126,8 @@ al_result_free(struct al_result *r)
 	free(r->segments);
 	free(r->period_changes);
 	free(r->graph);
+	free(r->why);
+	r->why = NULL;
 	r->segments = NULL;
 	r->n_segments = 0;
 	r->period_changes = NULL;

@@ -17,6 +17,7 @@
 #include "graph.h"
 #include "hist.h"
 #include "sysinfo.h"
+#include "why.h"
 
 #define AL_NAME_MAX 64
 #define AL_LOAD_DESC_MAX 512
@@ -407,6 +408,7 @@ struct al_result {
 	uint64_t segments_merged;    /* changes past AL_SEGMENTS_MAX: counted in the last segment */
 
 	struct al_graph *graph;      /* graph blame (PipeWire's profiler), NULL when none */
+	struct al_why *why;          /* a cause per xrun and late period (docs/why.md), NULL: not collected */
 
 	char warnings[AL_WARN_MAX][AL_WARN_LEN];
 	int n_warnings;

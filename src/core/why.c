@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* A cause per xrun and late period, from unprivileged evidence (why.h, docs/why.md). */
+#include <stdio.h>
+#include <string.h>
+
+#include "why.h"
+
+static const char *const class_names[AL_WHY_CLASSES] = {
+	[AL_WHY_STOPPED] = "stopped",
+	[AL_WHY_PREEMPTED] = "preempted",
+	[AL_WHY_LATE_WAKE] = "late-wake",
+	[AL_WHY_HOST] = "host",
+	[AL_WHY_PAGE_FAULT] = "page-fault",
+	[AL_WHY_OWN_WORK] = "own-work",
+	[AL_WHY_IRQ] = "irq",
+	[AL_WHY_DEVICE] = "device",
+	[AL_WHY_UNATTRIBUTED] = "unattributed",
+};
+
+const char *
+al_why_class_name(enum al_why_class c)
+{
+	return (unsigned)c < AL_WHY_CLASSES ? class_names[c] : NULL;
+}
+
+int
+al_why_class_of(const char *name)
+{
+	for (int i = 0; name && i < AL_WHY_CLASSES; i++)
+		if (!strcmp(name, class_names[i]))
+			return i;
+	return -1;
+}
+
+/* n is known and covers half of size or more */
+static bool
+covers(int64_t n, int64_t size_ns)
+{
+	return n >= 0 && size_ns > 0 && 2 * n >= size_ns;
+}
+
+/* many more than expected: 4 times the rate, and at least 20 more */
+static bool
+storm(int64_t n, int64_t expected)
+{
+	return n >= 0 && expected >= 0 && n >= 4 * expected && n - expected >= 20;
+}
+
+enum al_why_class
+al_why_classify(const struct al_why_event *e, int64_t period_ns)
+{
+	const struct al_why_evidence *v = &e->ev;
+	int64_t size = e->size_ns;
+
+	if (v->stopped)
+		return AL_WHY_STOPPED;
+	if (covers(v->wait_ns, size))
+		return v->policy == 1 || v->policy == 2 ? AL_WHY_PREEMPTED : AL_WHY_LATE_WAKE;
+	if (covers(v->steal_ns, size))
+		return AL_WHY_HOST;
+	if ((v->minflt > 0) || (v->majflt > 0))
+		return AL_WHY_PAGE_FAULT;
+	if (e->work_ns > period_ns && period_ns > 0)
+		return AL_WHY_OWN_WORK;
+	if (storm(v->irqs, v->irqs_expected) || storm(v->softirqs, v->softirqs_expected) ||
+	    covers(v->irq_ns, size))
+		return AL_WHY_IRQ;
+	/* the thread woke within a period of its boundary and worked within budget */
+	if (e->xrun && e->late_ns >= 0 && e->late_ns < period_ns &&
+	    (e->work_ns < 0 || e->work_ns <= period_ns))
+		return AL_WHY_DEVICE;
+	return AL_WHY_UNATTRIBUTED;
+}
+
+static const char *
+policy_name(int policy)
+{
+	switch (policy) {
+	case 0: return "SCHED_OTHER";
+	case 1: return "SCHED_FIFO";
+	case 2: return "SCHED_RR";
+	case 3: return "SCHED_BATCH";
+	case 5: return "SCHED_IDLE";
+	case 6: return "SCHED_DEADLINE";
+	default: return "an unknown policy";
+	}
+}
+
+static double
+ms(int64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+void
+al_why_explain(struct al_why_event *e, int64_t period_ns)
+{
+	const struct al_why_evidence *v = &e->ev;
+	char *b = e->because;
+	size_t n = sizeof(e->because);
+	char cpu[24] = "its CPU";
+
+	if (v->cpu >= 0)
+		snprintf(cpu, sizeof(cpu), "CPU %d", v->cpu);
+	switch (e->cls) {
+	case AL_WHY_STOPPED:
+		snprintf(b, n, "the thread was stopped (a signal or a debugger) during the %.2f ms",
+			 ms(e->size_ns));
+		break;
+	case AL_WHY_PREEMPTED:
+		snprintf(b, n, "waited %.2f ms to run on %s at %s %d: a task of equal or higher "
+			 "priority held it (%lld involuntary switches)", ms(v->wait_ns), cpu,
+			 policy_name(v->policy), v->priority, (long long)v->ivcsw);
+		break;
+	case AL_WHY_LATE_WAKE:
+		snprintf(b, n, "waited %.2f ms to run on %s at %s: not real-time, the scheduler ran "
+			 "others first", ms(v->wait_ns), cpu, policy_name(v->policy));
+		break;
+	case AL_WHY_HOST:
+		snprintf(b, n, "the host took %s for %.0f ms (steal) while the thread was due",
+			 cpu, ms(v->steal_ns));
+		break;
+	case AL_WHY_PAGE_FAULT:
+		snprintf(b, n, "the thread faulted %lld pages (%lld minor, %lld major) in the %.1f ms "
+			 "around it", (long long)(v->minflt + (v->majflt > 0 ? v->majflt : 0)),
+			 (long long)v->minflt, (long long)(v->majflt > 0 ? v->majflt : 0),
+			 ms(v->window_ns));
+		break;
+	case AL_WHY_OWN_WORK:
+		snprintf(b, n, "its own work took %.2f ms of a %.2f ms period (used %.2f ms of CPU)",
+			 ms(e->work_ns), ms(period_ns),
+			 ms(v->cpu_ns));
+		break;
+	case AL_WHY_IRQ:
+		snprintf(b, n, "%s took %lld interrupts and %lld softirqs (about %lld and %lld "
+			 "expected)", cpu, (long long)v->irqs, (long long)v->softirqs,
+			 (long long)v->irqs_expected, (long long)v->softirqs_expected);
+		break;
+	case AL_WHY_DEVICE:
+		snprintf(b, n, "the thread woke %.2f ms after its boundary and worked within the "
+			 "period: the device or the server stopped", ms(e->late_ns));
+		break;
+	default:
+		snprintf(b, n, "no evidence: waited %.2f ms, ran %.2f ms, no fault, steal %.0f ms, "
+			 "%lld interrupts in %.1f ms", ms(v->wait_ns), ms(v->cpu_ns),
+			 ms(v->steal_ns), (long long)v->irqs, ms(v->window_ns));
+		break;
+	}
+}
+
+/* what to try against the dominant class */
+static void
+advise(struct al_why *w, int cls, bool memlock_ok, bool rtprio_ok)
+{
+	struct al_why_verdict *v = &w->verdict;
+	const char *a = NULL, *b = NULL;
+
+	switch (cls) {
+	case AL_WHY_STOPPED:
+		a = "the process was stopped: a signal (SIGSTOP, ^Z) or a debugger, not the system";
+		break;
+	case AL_WHY_PREEMPTED:
+		a = "a task of equal or higher real-time priority ran on the audio CPU: find it with "
+		    "--trace (root) or `ps -eLo rtprio,comm | sort -n`, lower it or move it off the "
+		    "CPU (taskset), or raise -p above it";
+		b = "IRQ threads run at SCHED_FIFO 50: keep the audio thread above the ones that "
+		    "are not the sound card's";
+		break;
+	case AL_WHY_LATE_WAKE:
+		a = rtprio_ok ? "the audio thread ran at SCHED_OTHER: run it at SCHED_FIFO (-p 80)"
+			      : "the audio thread ran at SCHED_OTHER: allow real-time priority (an "
+				"rtprio limit in /etc/security/limits.d, the audio group)";
+		break;
+	case AL_WHY_HOST:
+		a = "the hypervisor took the CPU (steal): on a VM, pin and dedicate the vCPUs; on "
+		    "bare metal this cannot happen";
+		break;
+	case AL_WHY_PAGE_FAULT:
+		a = memlock_ok ? "the audio thread touched memory not yet mapped: allocate and touch "
+				 "it before the stream starts"
+			       : "memory was not locked: allow it (a memlock limit in "
+				 "/etc/security/limits.d) so mlockall() succeeds";
+		break;
+	case AL_WHY_OWN_WORK:
+		a = "the period's own work took longer than the period: a larger period (-P), or "
+		    "less work per period";
+		break;
+	case AL_WHY_IRQ:
+		a = "interrupts flooded the audio CPU: move them to another CPU "
+		    "(/proc/irq/N/smp_affinity, irqbalance) or pin the audio thread away (-a)";
+		break;
+	case AL_WHY_DEVICE:
+		a = "the thread was on time: the device or the server stopped (another client's "
+		    "overrun, the driver); look at the server's xruns and its other clients";
+		break;
+	case AL_WHY_UNATTRIBUTED:
+		a = "no unprivileged evidence explains it: run again with --trace as root";
+		break;
+	default:
+		break;
+	}
+	if (a)
+		snprintf(v->advice[v->n_advice++], sizeof(v->advice[0]), "%s", a);
+	if (b)
+		snprintf(v->advice[v->n_advice++], sizeof(v->advice[0]), "%s", b);
+}
+
+void
+al_why_verdict(struct al_why *w, int64_t period_frames, int64_t rate_hz, int periods,
+	       int64_t max_served_ns, uint64_t xruns, bool memlock_ok, bool rtprio_ok)
+{
+	struct al_why_verdict *v = &w->verdict;
+	int64_t period_ns = rate_hz > 0 ? period_frames * 1000000000LL / rate_hz : 0;
+	uint64_t classified = 0, best = 0;
+	int64_t need_periods;
+
+	memset(v, 0, sizeof(*v));
+	v->rate_hz = rate_hz;
+	v->xruns = xruns;
+	v->dominant = -1;
+	for (int c = 0; c < AL_WHY_CLASSES; c++) {
+		classified += w->count[c];
+		if (w->count[c] > best) {
+			best = w->count[c];
+			v->dominant = c;
+		}
+	}
+	if (classified)
+		v->dominant_share = (double)best / (double)classified;
+	v->suitable = xruns == 0 && max_served_ns >= 0 && period_ns > 0;
+	if (period_ns > 0 && max_served_ns >= 0) {
+		/* the latest period served, plus the period it writes, in whole periods */
+		need_periods = (max_served_ns + period_ns + period_ns - 1) / period_ns;
+		if (need_periods < 2)
+			need_periods = 2;
+		v->buffer_frames = need_periods * period_frames;
+		v->margin_ns = (int64_t)periods * period_ns - (max_served_ns + period_ns);
+	}
+	if (v->suitable)
+		snprintf(v->line, sizeof(v->line),
+			 "suitable for %lld frames at %lld Hz (%lld periods; %.2f ms to spare at "
+			 "the %d it ran)", (long long)v->buffer_frames, (long long)rate_hz,
+			 (long long)(v->buffer_frames / (period_frames > 0 ? period_frames : 1)),
+			 (double)v->margin_ns / 1e6, periods);
+	else if (v->dominant >= 0)
+		snprintf(v->line, sizeof(v->line),
+			 "not suitable: %llu xruns, dominant cause %s (%.0f %% of %llu events)",
+			 (unsigned long long)xruns, class_names[v->dominant],
+			 100.0 * v->dominant_share, (unsigned long long)classified);
+	else
+		snprintf(v->line, sizeof(v->line), "not suitable: %llu xruns, no cause classified",
+			 (unsigned long long)xruns);
+	if (v->dominant >= 0 && (!v->suitable || w->count[v->dominant]))
+		advise(w, v->dominant, memlock_ok, rtprio_ok);
+}
