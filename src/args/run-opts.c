@@ -55,7 +55,9 @@ const struct al_optdef al_run_optdefs[] = {
 	  .help = "latencytest's form: N periods of B bytes of 16-bit\n"
 		  "stereo (3x256 = -n 3 -P 64)" },
 	{ .name = "cpu-load", .short_name = 'L', .type = AL_OPT_INT, .arg = "PCT",
-	  .min = 0, .max = 100, TO(cfg.cpu_load_pct), .help = "busy work per period, % of a period (default 80)" },
+	  .min = 0, .max = 1000, TO(cfg.cpu_load_pct),
+	  .help = "busy work per period, % of a period (default 80; over\n"
+		  "100: the work overruns every period)" },
 	FLAG("capture", "record instead of play (alsa, jack, pipewire)", TO(cfg.capture)),
 	FLAG("duplex", "record and play (alsa, jack, pipewire)", TO(cfg.duplex)),
 	FLAG("mmap", "mmap transfers instead of read/write (alsa)", TO(cfg.mmap)),
@@ -103,6 +105,16 @@ const struct al_optdef al_run_optdefs[] = {
 	  TO(trace_threshold_ns), AL_OPT_ALSO(struct al_run_cli, trace),
 	  .help = "what counts as a spike (default half the buffer;\n"
 		  "bare = us; implies --trace)" },
+	FLAG("no-why", "collect no evidence of the causes of xruns and late\n"
+		       "periods (collected by default, without root: docs/why.md)", TO(no_why)),
+	{ .name = "why-threshold", .type = AL_OPT_TIME, .arg = "TIME", .unit_ns = AL_NS_PER_US,
+	  TO(why_threshold_ns),
+	  .help = "a period served later than TIME gets a cause (default\n"
+		  "one period; bare = us)" },
+	{ .name = "fault-pages", .type = AL_OPT_INT, .arg = "N", .min = 1, .max = 1000000,
+	  TO(fault_pages),
+	  .help = "a fault of known kind: the audio thread touches N fresh\n"
+		  "pages every 100 ms (N minor page faults; docs/why.md)" },
 	AL_OPT_TEXT("load (docs/loads.md, audiolat load --help):\n"),
 	CLI_SHARED(CLI_OPT_LOAD, TO(cfg.load_spec)),
 	AL_OPT_LONGS(OPT_LOAD_OPT, al_load_optdefs,
@@ -244,6 +256,9 @@ al_run_cli_measure(const struct al_run_cli *p, struct al_measure *m)
 	m->o.backend = p->backend;
 	m->o.trace = p->trace;
 	m->o.trace_threshold_ns = p->trace_threshold_ns;
+	m->o.why = !p->no_why;
+	m->o.why_threshold_ns = p->why_threshold_ns;
+	m->o.fault_pages = p->fault_pages;
 	m->load_spec = p->load_spec;
 	m->load_opts = &p->load_opts;
 	m->measure = p->measure;

@@ -20,6 +20,9 @@ struct al_run_cli {
 	const char *json_path;  /* NULL, a file, or "-" */
 	bool trace;             /* --trace */
 	int64_t trace_threshold_ns; /* --trace-threshold, 0: half the buffer */
+	bool no_why;            /* --no-why: no evidence of causes collected */
+	int64_t why_threshold_ns; /* --why-threshold, 0: one period */
+	int fault_pages;        /* --fault-pages: fresh pages touched every 100 ms, 0: none */
 	const char *html_path;  /* --html: the HTML report, NULL or a file */
 	const char *db_path;    /* --db, NULL: the default results database */
 	bool no_db;             /* --no-db: save nothing */

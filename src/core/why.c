@@ -46,6 +46,13 @@ storm(int64_t n, int64_t expected)
 	return n >= 0 && expected >= 0 && n >= 4 * expected && n - expected >= 20;
 }
 
+/* a real-time thread that ran up to the kernel's limit: RT throttling */
+static bool
+throttled(const struct al_why_evidence *v)
+{
+	return v->rt_limit_pct > 0 && v->busy_pct >= 0 && v->busy_pct + 5 >= v->rt_limit_pct;
+}
+
 enum al_why_class
 al_why_classify(const struct al_why_event *e, int64_t period_ns)
 {
@@ -54,13 +61,17 @@ al_why_classify(const struct al_why_event *e, int64_t period_ns)
 
 	if (v->stopped)
 		return AL_WHY_STOPPED;
+	if (covers(v->wait_ns, size) && (v->policy == 1 || v->policy == 2) &&
+	    throttled(v))
+		return AL_WHY_OWN_WORK;
 	if (covers(v->wait_ns, size))
 		return v->policy == 1 || v->policy == 2 ? AL_WHY_PREEMPTED : AL_WHY_LATE_WAKE;
 	if (covers(v->steal_ns, size))
 		return AL_WHY_HOST;
 	if ((v->minflt > 0) || (v->majflt > 0))
 		return AL_WHY_PAGE_FAULT;
-	if (e->work_ns > period_ns && period_ns > 0)
+	if (e->work_ns > period_ns && period_ns > 0 &&
+	    (e->budget_ns < 0 || 4 * e->work_ns <= 5 * e->budget_ns))
 		return AL_WHY_OWN_WORK;
 	if (storm(v->irqs, v->irqs_expected) || storm(v->softirqs, v->softirqs_expected) ||
 	    covers(v->irq_ns, size))
@@ -127,7 +138,13 @@ al_why_explain(struct al_why_event *e, int64_t period_ns)
 			 ms(v->window_ns));
 		break;
 	case AL_WHY_OWN_WORK:
-		snprintf(b, n, "its own work took %.2f ms of a %.2f ms period (used %.2f ms of CPU)",
+		if (throttled(v) && covers(v->wait_ns, e->size_ns))
+			snprintf(b, n, "the kernel throttled it: it had run %d %% of %s over the second "
+				 "before, at the limit for real-time threads (%d %%, "
+				 "sched_rt_runtime_us), and then waited %.2f ms", v->busy_pct, cpu,
+				 v->rt_limit_pct, ms(v->wait_ns));
+		else
+			snprintf(b, n, "its own work took %.2f ms of a %.2f ms period (used %.2f ms of CPU)",
 			 ms(e->work_ns), ms(period_ns),
 			 ms(v->cpu_ns));
 		break;
@@ -141,9 +158,18 @@ al_why_explain(struct al_why_event *e, int64_t period_ns)
 			 "period: the device or the server stopped", ms(e->late_ns));
 		break;
 	default:
-		snprintf(b, n, "no evidence: waited %.2f ms, ran %.2f ms, no fault, steal %.0f ms, "
-			 "%lld interrupts in %.1f ms", ms(v->wait_ns), ms(v->cpu_ns),
-			 ms(v->steal_ns), (long long)v->irqs, ms(v->window_ns));
+		if (v->window_ns <= 0)
+			snprintf(b, n, "no evidence: no two samples of the thread bracket it (the "
+				 "stream's first periods, or the sampler was held off the CPU)");
+		else if (e->budget_ns > 0 && 4 * e->work_ns > 5 * e->budget_ns)
+			snprintf(b, n, "its work took %.2f ms, %.1f times its usual %.2f ms, with no "
+				 "wait, fault or interrupt burst to show for it: time taken from the "
+				 "running thread (a VM's host, SMIs, the clock slowed)", ms(e->work_ns),
+				 (double)e->work_ns / (double)e->budget_ns, ms(e->budget_ns));
+		else
+			snprintf(b, n, "no evidence: waited %.2f ms, ran %.2f ms, no fault, steal "
+				 "%.0f ms, %lld interrupts in %.1f ms", ms(v->wait_ns), ms(v->cpu_ns),
+				 ms(v->steal_ns), (long long)v->irqs, ms(v->window_ns));
 		break;
 	}
 }
@@ -227,14 +253,20 @@ al_why_verdict(struct al_why *w, int64_t period_frames, int64_t rate_hz, int per
 	}
 	if (classified)
 		v->dominant_share = (double)best / (double)classified;
-	v->suitable = xruns == 0 && max_served_ns >= 0 && period_ns > 0;
+	v->suitable = xruns == 0 && !w->count[AL_WHY_OWN_WORK] && max_served_ns >= 0 &&
+		      period_ns > 0;
 	if (period_ns > 0 && max_served_ns >= 0) {
 		/* the latest period served, plus the period it writes, in whole periods */
 		need_periods = (max_served_ns + period_ns + period_ns - 1) / period_ns;
 		if (need_periods < 2)
 			need_periods = 2;
+		/* a run without xruns at its buffer needed no more (a callback's lateness is not a queue's) */
+		if (xruns == 0 && periods >= 2 && need_periods > periods)
+			need_periods = periods;
 		v->buffer_frames = need_periods * period_frames;
 		v->margin_ns = (int64_t)periods * period_ns - (max_served_ns + period_ns);
+		if (v->margin_ns < 0)
+			v->margin_ns = 0;
 	}
 	if (v->suitable)
 		snprintf(v->line, sizeof(v->line),
@@ -242,6 +274,12 @@ al_why_verdict(struct al_why *w, int64_t period_frames, int64_t rate_hz, int per
 			 "the %d it ran)", (long long)v->buffer_frames, (long long)rate_hz,
 			 (long long)(v->buffer_frames / (period_frames > 0 ? period_frames : 1)),
 			 (double)v->margin_ns / 1e6, periods);
+	else if (v->dominant >= 0 && !xruns && w->count[AL_WHY_OWN_WORK])
+		snprintf(v->line, sizeof(v->line),
+			 "not suitable: the work overran the period %llu times (no buffer holds "
+			 "that), dominant cause %s (%.0f %% of %llu events)",
+			 (unsigned long long)w->count[AL_WHY_OWN_WORK], class_names[v->dominant],
+			 100.0 * v->dominant_share, (unsigned long long)classified);
 	else if (v->dominant >= 0)
 		snprintf(v->line, sizeof(v->line),
 			 "not suitable: %llu xruns, dominant cause %s (%.0f %% of %llu events)",

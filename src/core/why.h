@@ -11,12 +11,19 @@
  *   stopped       the thread was seen stopped (SIGSTOP, a debugger)
  *   preempted     run-queue wait covers half the lateness or more, the
  *                 thread being real-time: only a task of equal or higher
- *                 priority (or an IRQ thread, or RT throttling) holds it
+ *                 priority (or an IRQ thread) holds it; but when the
+ *                 thread itself had used its CPU up to the kernel's limit
+ *                 for real-time threads over the second before
+ *                 (sched_rt_runtime_us), the kernel throttled it: own-work
  *   late-wake     the same with the thread at SCHED_OTHER: the fair
  *                 scheduler woke it late
  *   host          the CPU's steal covers half the lateness (a VM's host)
  *   page-fault    the thread faulted pages in the window
- *   own-work      the period's own work took longer than the period
+ *   own-work      the period's own work took longer than the period, and
+ *                 no more than 1.25 times what it usually takes (audiolat's
+ *                 work is the same every period): the budget is too small.
+ *                 Work slowed beyond that, with nothing else to show, is
+ *                 time taken from a running thread: unattributed, saying so
  *   irq           the CPU took interrupts or softirqs at 4 times its rate
  *                 and more, or their time covers half the lateness
  *   device        an xrun while the thread was on time and within budget:
@@ -70,6 +77,8 @@ struct al_why_evidence {
 	int64_t irqs_expected; /* ... at the CPU's rate over the run so far */
 	int64_t softirqs;      /* softirqs it ran (/proc/softirqs) */
 	int64_t softirqs_expected;
+	int busy_pct;          /* the thread's share of its CPU over the second before, %, -1 */
+	int rt_limit_pct;      /* what real-time threads may take of a CPU (sched_rt_runtime_us), -1: no limit */
 	bool stopped;          /* a sample saw the thread stopped (state T or t) */
 	int cpu;               /* the CPU the thread last ran on, -1 */
 	int policy;            /* SCHED_OTHER 0, SCHED_FIFO 1, SCHED_RR 2, ...; -1 */
@@ -84,6 +93,7 @@ struct al_why_event {
 	int64_t size_ns;       /* how late the period was served, or how long the xrun lasted */
 	int64_t late_ns;       /* the period's wake-up - its boundary */
 	int64_t work_ns;       /* the period's own work, -1 */
+	int64_t budget_ns;     /* what the work usually takes (its running average), -1 */
 	int64_t periods;       /* periods it cost (missed, lost) */
 	bool xrun;
 	enum al_why_class cls;
@@ -95,8 +105,10 @@ struct al_why_event {
  * The verdict of a run (docs/why.md): suitable for buffer_frames at
  * rate_hz (the smallest whole number of periods that none of its late
  * periods would have overrun: the latest a period was served plus the
- * period it writes) with margin_ns to spare at the buffer it ran, or not
- * suitable: xruns, the dominant class and its share of the events.
+ * period it writes; no more than the buffer it ran when that made no
+ * xrun) with margin_ns to spare at the buffer it ran (0 at least), or not
+ * suitable: xruns (or periods whose own work overran it: no buffer helps
+ * those), the dominant class and its share of the events.
  */
 struct al_why_verdict {
 	bool suitable;

@@ -10,6 +10,7 @@
 #include "core/text.h"
 #include "core/url.h"
 #include "measure.h"
+#include "why-sampler.h"
 
 /* The options against this machine, and --load's phases into o; 0 or -EINVAL. */
 static int
@@ -118,6 +119,7 @@ al_run_measure(struct al_measure *m, struct al_result *r)
 	/* the system checks go with every result; run after the measurement */
 	int n = al_check_run(&(struct al_check_opts){ .root = "/" }, r->checks, AL_SYSCHECKS_MAX);
 	r->n_checks = n > 0 ? n : 0;
+	al_why_run_verdict(r);
 	return rc;
 }
 

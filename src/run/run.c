@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "backend/backend.h"
@@ -18,6 +19,7 @@
 #include "busy.h"
 #include "clients.h"
 #include "spikes.h"
+#include "why-sampler.h"
 #include "run.h"
 
 #define XRUN_EVENTS_MAX 65536
@@ -44,7 +46,38 @@ struct run_ctx {
 	struct al_period_hooks hooks; /* callback-mode backends */
 	struct al_spikes spikes;      /* --trace */
 	struct al_run_clients clients; /* --trace, --blame: the server's other clients (JACK) */
+	struct al_why_run *why;       /* the evidence of causes (o->why), NULL */
+	int64_t next_fault_ns;        /* o->fault_pages: audio thread only */
 };
+
+#define FAULT_EVERY_NS (100 * AL_NS_PER_MS)
+#define FAULT_CHUNK_PAGES 128 /* a mapping too small for a huge page: one fault per page */
+
+/*
+ * --fault-pages: touch n fresh pages (a fault of known kind on the hot
+ * path, on purpose), in mappings of FAULT_CHUNK_PAGES so that no
+ * transparent huge page can serve them: exactly n minor faults.
+ */
+static void
+touch_fresh_pages(int n)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	while (n > 0) {
+		int k = n < FAULT_CHUNK_PAGES ? n : FAULT_CHUNK_PAGES;
+		size_t len = (size_t)k * (size_t)page;
+		volatile char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+					MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED)
+			return;
+		madvise((void *)p, len, MADV_NOHUGEPAGE);
+		for (int i = 0; i < k; i++)
+			p[(size_t)i * (size_t)page] = 1;
+		munmap((void *)p, len);
+		n -= k;
+	}
+}
 
 /* Hot path: the period's busy work; returns the clock after it. */
 static int64_t
@@ -54,6 +87,15 @@ period_work(void *ctx, int64_t *start_ns)
 
 	*start_ns = al_clock_now_ns();
 	al_busy_run(c->r->cpu_load_loops);
+	if (c->o->fault_pages > 0 && *start_ns >= c->next_fault_ns) {
+		/* at the first period after each 100 ms of the stream, the first excepted */
+		if (c->next_fault_ns)
+			touch_fresh_pages(c->o->fault_pages);
+		else
+			c->next_fault_ns = c->r->start_mono_ns;
+		while (c->next_fault_ns <= *start_ns)
+			c->next_fault_ns += FAULT_EVERY_NS;
+	}
 	return al_clock_now_ns();
 }
 
@@ -100,6 +142,11 @@ period_record(void *ctx, const struct al_wake *w, int64_t work_start_ns, int64_t
 	if (c->o->tap)
 		c->o->tap(c->o->hook_ud, &s, c->r);
 	al_spikes_mark(&c->spikes, w->boundary_ns, w->wake_ns);
+	if (c->why) {
+		if (!atomic_load_explicit(&c->why->tid, memory_order_relaxed))
+			atomic_store(&c->why->tid, gettid()); /* once: the thread that measures */
+		al_why_mark(c->why, &s);
+	}
 	al_run_clients_mark(&c->clients, w->boundary_ns);
 	c->prev_wake_ns = w->wake_ns;
 }
@@ -326,6 +373,8 @@ control(struct run_ctx *c)
 	r->started_at_ns = al_clock_realtime_ns() - (now_ns - r->start_mono_ns);
 	d.origin_ns = r->start_mono_ns;
 	d.end_ns = r->start_mono_ns + r->cfg.duration_ns;
+	if (c->why && al_why_run_start(c->why, r->start_mono_ns))
+		al_result_warn(r, "--why: %s", r->why->note);
 	al_phase_driver_run(&d);
 	r->interrupted = d.interrupted;
 	/* an interrupted run keeps the phases it reached */
@@ -426,6 +475,14 @@ open_backend(struct run_ctx *c)
 	c->work_target_ns = r->period_ns * cfg->cpu_load_pct / 100;
 	if (c->o->trace || (c->ops->tasks && cfg->blame > 0))
 		trace_open(c, c->o);
+	if (c->o->why) {
+		c->why = calloc(1, sizeof(*c->why));
+		if (!c->why || al_why_run_init(c->why, r, r->period_ns, c->o->why_threshold_ns)) {
+			free(c->why);
+			c->why = NULL;
+			al_result_warn(r, "--why: out of memory; no causes collected");
+		}
+	}
 	return 0;
 }
 
@@ -437,6 +494,8 @@ close_backend(struct run_ctx *c, struct al_rt *rt)
 
 	al_spikes_finish(&c->spikes, r);
 	al_run_clients_finish(&c->clients, r);
+	if (c->why)
+		al_why_run_stop(c->why);
 	c->ops->stop(c->priv);
 	if (c->ops->info)
 		c->ops->info(c->priv, &r->backend);
@@ -451,6 +510,10 @@ close_backend(struct run_ctx *c, struct al_rt *rt)
 	c->ops->close(c->priv);
 	al_rt_restore(rt);
 	free(c->priv);
+	if (c->why)
+		al_why_run_free(c->why);
+	free(c->why);
+	c->why = NULL;
 }
 
 /* The measured result finished: its statistics, the run's priority, what was not kept. */
@@ -515,6 +578,9 @@ al_run(const struct al_run_opts *o, struct al_result *r)
 err_close:
 	al_spikes_finish(&c.spikes, r);
 	al_run_clients_finish(&c.clients, r);
+	if (c.why)
+		al_why_run_free(c.why);
+	free(c.why);
 	c.ops->close(c.priv);
 err_restore:
 	al_rt_restore(&rt);

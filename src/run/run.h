@@ -42,6 +42,17 @@ struct al_run_opts {
 	bool trace;
 	int64_t trace_threshold_ns;  /* 0: half the buffer */
 	/*
+	 * A cause for every xrun and late period (docs/why.md): why collects
+	 * the unprivileged evidence (src/run/why-sampler.c) into r->why;
+	 * why_threshold_ns is the lateness that makes a period an event (0:
+	 * one period). fault_pages: the audio thread touches that many fresh
+	 * pages every 100 ms of the stream (a fault of known kind, for the
+	 * tests; 0: none).
+	 */
+	bool why;
+	int64_t why_threshold_ns;
+	int fault_pages;
+	/*
 	 * audiolat monitor's hooks (src/run/monitor.c); NULL: none. tap runs
 	 * on the audio thread after each period was recorded into the result
 	 * (the hot path: arithmetic and lock-free writes only); tick on the
