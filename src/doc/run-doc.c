@@ -11,6 +11,7 @@
 #include "doc.h"
 #include "run-doc.h"
 #include "tail-doc.h"
+#include "why-doc.h"
 
 static json_t *
 stats_json(const struct al_result *r, const struct al_period_stats *st)
@@ -472,6 +473,7 @@ al_doc_run_json(const struct al_result *r)
 			    r->trace_threshold_ns ? json_integer(r->trace_threshold_ns) : json_null());
 	segments_json(root, r);
 	json_object_set_new(root, "graph", graph_json(r));
+	json_object_set_new(root, "why", al_doc_why_json(r->why));
 	tail_blocks(root);
 	return root;
 }
