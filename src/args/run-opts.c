@@ -129,6 +129,9 @@ const struct al_optdef al_run_optdefs[] = {
 	  .help = "write the HTML report with plots (as audiolat report)" },
 	CLI_SHARED(CLI_OPT_QUIET, TO(quiet)),
 	FLAG("verbose", "list every xrun", .short_name = 'v', TO(verbose)),
+	FLAG("why", "a line per event of why it dropped out (every xrun and\n"
+		    "late period, its cause and evidence), not only the first\n"
+		    "10 of a run with xruns", TO(why)),
 	FLAG("no-histogram", "leave out the ASCII histogram", TO(no_histogram)),
 	CLI_SHARED(CLI_OPT_LABEL, TO(cfg.label)),
 	CLI_SHARED(CLI_OPT_HELP, TO(help)),

@@ -28,6 +28,7 @@ struct al_run_cli {
 	bool no_db;             /* --no-db: save nothing */
 	bool quiet;
 	bool verbose;
+	bool why;               /* --why: every event's line of why it dropped out */
 	bool no_histogram;
 	bool help;
 	bool duration_given;    /* -d was on the command line */

@@ -17,7 +17,7 @@
 
 struct show_cli {
 	const char *db;
-	bool help;
+	bool why, help;
 };
 
 #define TO(f_) AL_OPT_TO(struct show_cli, f_)
@@ -26,8 +26,12 @@ static const struct al_optdef show_opts[] = {
 		    "\n"
 		    "Print a summary of the result saved under ID (audiolat history lists them):\n"
 		    "label, system, configuration, the latencytest line, the percentile table,\n"
-		    "phases, xruns and warnings. audiolat export ID prints the whole document.\n"
+		    "phases, xruns, why it dropped out and warnings. audiolat export ID prints\n"
+		    "the whole document.\n"
 		    "\n"),
+	{ .name = "why", .type = AL_OPT_FLAG, TO(why),
+	  .help = "a line per event of why it dropped out, not only the\n"
+		  "first 10 of a run with xruns" },
 	CLI_SHARED_AS(CLI_OPT_DB, NULL, "the database (default $XDG_DATA_HOME/audiolat/results.db)",
 		      TO(db)),
 	CLI_SHARED(CLI_OPT_HELP, TO(help)),
@@ -72,7 +76,8 @@ cmd_show(int argc, char **argv)
 		goto out;
 	}
 	/* when and where it ran; a run's report, else where to find the rest */
-	in = (struct al_report_input){ .docs = &rd, .n = 1, .no_histogram = true, .provenance = true };
+	in = (struct al_report_input){ .docs = &rd, .n = 1, .no_histogram = true, .provenance = true,
+				       .why = o.why };
 	rd = (struct al_report_doc){ doc, NULL };
 	al_reporter_text.write(&in, stdout);
 	if (!al_doc_is_run(doc))

@@ -93,7 +93,7 @@ cli_run_finish(const char *cmd, const struct al_run_cli *p, const struct al_resu
 		al_threshold_describe(r, th, why, sizeof(why));
 	if (!always_verdict && !al_threshold_given(&r->cfg))
 		verdict = NULL; /* monitor: no threshold given, no verdict */
-	ri = (struct al_report_input){ .docs = &rd, .n = 1, .verbose = p->verbose,
+	ri = (struct al_report_input){ .docs = &rd, .n = 1, .verbose = p->verbose, .why = p->why,
 				       .no_histogram = p->no_histogram, .verdict = verdict };
 	exit_code = cli_finish(&(struct cli_finish){
 		.cmd = cmd, .json_path = p->json_path, .html_path = p->html_path,

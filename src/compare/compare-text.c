@@ -373,9 +373,8 @@ al_compare_text(const json_t *cmp, FILE *f)
 	}
 }
 
-/* Outside text in a Markdown table cell: what would end the cell or start markup escaped. */
-static void
-md_escape(FILE *f, const char *s, size_t max_chars)
+void
+al_compare_md_escape(FILE *f, const char *s, size_t max_chars)
 {
 	char safe[256];
 
@@ -419,7 +418,8 @@ al_compare_markdown(const json_t *cmp, FILE *f)
 				1e3, true);
 			fmt_num(b[6], sizeof(b[6]), al_doc_real(row, "xruns", NAN), "%.0f", NULL);
 			fprintf(f, "| %s | ", key);
-			md_escape(f, al_doc_str(al_compare_result(cmp, key), "label", "?"), 60);
+			al_compare_md_escape(f, al_doc_str(al_compare_result(cmp, key), "label", "?"),
+					     60);
 			fprintf(f, " | %s | %s | %s | %s | %s | %s | %s |\n", b[0], b[1], b[2],
 				b[3], b[4], b[5], b[6]);
 		}
@@ -462,11 +462,11 @@ al_compare_markdown(const json_t *cmp, FILE *f)
 	json_array_foreach(json_object_get(cmp, "results"), i, r)
 	{
 		fprintf(f, "- %s: ", al_doc_str(r, "key", "?"));
-		md_escape(f, al_doc_str(r, "label", "?"), 60);
+		al_compare_md_escape(f, al_doc_str(r, "label", "?"), 60);
 		fprintf(f, ", kernel ");
-		md_escape(f, al_doc_str(r, "kernel_release", "?"), 60);
+		al_compare_md_escape(f, al_doc_str(r, "kernel_release", "?"), 60);
 		fprintf(f, ", ");
-		md_escape(f, al_doc_str(r, "backend", "?"), 20);
+		al_compare_md_escape(f, al_doc_str(r, "backend", "?"), 20);
 		fprintf(f, " %" PRId64 " Hz, %" PRId64 " x %" PRId64 " frames\n",
 			al_doc_int(r, "rate", 0), al_doc_int(r, "periods", 0),
 			al_doc_int(r, "period_frames", 0));

@@ -64,6 +64,12 @@ bool al_gate_has(unsigned gate, const char *name);
 void al_compare_text(const json_t *cmp, FILE *f);
 /* The same as Markdown tables, to paste into a patch description. */
 void al_compare_markdown(const json_t *cmp, FILE *f);
+/*
+ * Outside text for Markdown (a table cell, a line): made safe for a
+ * terminal, at most max_chars characters (255 bytes), with what would end
+ * a cell or start markup escaped.
+ */
+void al_compare_md_escape(FILE *f, const char *s, size_t max_chars);
 
 /*
  * MIDI results (audiolat.midi/1 with a jitter histogram): a row per result

@@ -26,6 +26,8 @@ struct al_report_input {
 	const char *verdict; /* summary: its result= word ("PASS", "FAIL"); NULL: "-" */
 	bool verbose;	     /* text: every xrun and spike, not just the first ones */
 	bool no_histogram;   /* text: without the ASCII histogram */
+	/* text: a line per event of the run's "why", not only a run with xruns' first ten (--why) */
+	bool why;
 	/*
 	 * text (audiolat show): first when and where each result ran (and a
 	 * run's load and command line); then a run's report, nothing more of

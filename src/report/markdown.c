@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The Markdown reporter: a comparison's tables and verdicts, to paste into
- * a patch description (compare.c, compare-midi.c render them).
+ * a patch description (compare.c, compare-midi.c render them); under a
+ * comparison of runs, why each dropped out (why-text.c).
  */
 #include <errno.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "compare/compare.h"
 #include "doc/view.h"
 #include "report.h"
+#include "why-text.h"
 
 static int
 markdown_write(const struct al_report_input *in, FILE *f)
@@ -19,8 +21,13 @@ markdown_write(const struct al_report_input *in, FILE *f)
 		al_compare_midi_table(in->compare, true, f);
 	else if (!strcmp(al_doc_str(in->compare, "schema", ""), AL_SCHEMA_COMPARE_GROUPS))
 		al_compare_groups_text(in->compare, true, f);
-	else
+	else {
 		al_compare_markdown(in->compare, f);
+		for (size_t i = 0; i < in->n; i++)
+			al__why_markdown(in->docs[i].doc,
+					 al_doc_str(json_array_get(json_object_get(in->compare, "results"),
+								   i), "key", "?"), f);
+	}
 	return ferror(f) ? -EIO : 0;
 }
 

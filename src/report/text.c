@@ -21,6 +21,7 @@
 #include "report.h"
 #include "tail-text.h"
 #include "text-imported.h"
+#include "why-text.h"
 
 #define BAR_WIDTH 40
 #define XRUNS_SHOWN 10
@@ -677,6 +678,7 @@ run_text(const json_t *doc, const struct al_report_input *o, FILE *f)
 	graph_lines(doc, o->verbose, f);
 	if (json_array_size(json_object_get(doc, "spikes")))
 		spike_lines(doc, o->verbose, f);
+	al__why_text(doc, o->why, f);
 	if (!o->no_histogram) {
 		fprintf(f, "\n");
 		ascii_histogram(al_doc_get(st, "histogram.wake_latency_ns"),

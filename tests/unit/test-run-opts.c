@@ -41,6 +41,7 @@ defaults(void **state)
 	assert_int_equal(p.cfg.dma_latency_us, -1);
 	assert_int_equal(p.cfg.max_latency_ns, 0);
 	assert_false(p.cfg.fail_on_xrun);
+	assert_false(p.why);
 	assert_null(p.json_path);
 }
 
@@ -50,7 +51,7 @@ values(void **state)
 	(void)state;
 	assert_int_equal(PARSE("-r", "44100", "-P", "256", "-n", "2", "-L", "0", "-p", "0", "-a",
 			       "1", "-d", "1.5s", "--json", "-", "-q", "--max-latency", "500us",
-			       "--fail-on-xrun", "--dma-latency", "0"),
+			       "--fail-on-xrun", "--dma-latency", "0", "--why"),
 			 0);
 	assert_int_equal(p.cfg.rate_hz, 44100);
 	assert_int_equal(p.cfg.period_frames, 256);
@@ -64,6 +65,7 @@ values(void **state)
 	assert_int_equal(p.cfg.max_latency_ns, 500 * AL_NS_PER_US);
 	assert_true(p.cfg.fail_on_xrun);
 	assert_int_equal(p.cfg.dma_latency_us, 0);
+	assert_true(p.why);
 	assert_int_equal(PARSE("--duration=30", "--max-latency=250", "--periods=4"), 0);
 	assert_int_equal(p.cfg.duration_ns, 30 * AL_NS_PER_SEC);
 	assert_int_equal(p.cfg.max_latency_ns, 250 * AL_NS_PER_US);
