@@ -124,6 +124,11 @@ void al__html_tail_levels(FILE *f, const json_t *tail);
 /* A run's table of them: the whole run, each phase when there are several. */
 void al__html_tail_table(FILE *f, const json_t *doc);
 
+/* ---- html-why.c: why it dropped out (docs/json.md's "why") --------------------------------- */
+
+/* A run's verdict, what to try, the events by class and a row per event (the first 200). */
+void al__html_why_section(FILE *f, const json_t *doc);
+
 /* ---- the sections: html-run.c, html-midi.c, html-compare.c ------------------------------ */
 
 /*

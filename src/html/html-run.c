@@ -461,6 +461,7 @@ al__html_run_section(struct html_ctx *c, const struct al_report_doc *in, size_t 
 	xrun_table(f, doc);
 	graph_table(f, doc);
 	spike_table(f, doc);
+	al__html_why_section(f, doc);
 	config_tables(f, doc);
 	al__html_checks_table(f, doc);
 	fputs("</section>\n", f);

@@ -56,6 +56,7 @@ static const char css[] =
     ".better{color:#1a7f1a;font-weight:600}.worse{color:#c00;font-weight:600}"
     ".same{color:#555}.warnings li{color:#b26b00}code{font-size:.9em;word-break:break-all}\n"
     ".heat td{text-align:right;font-size:.75em;padding:1px 4px}.heat th{font-size:.7em}\n"
+    "table.why{font-size:.85em}table.why td:last-child{min-width:24em}\n"
     ".small{font-size:.85em;color:#555}footer{margin-top:3em;color:#777;font-size:.85em}\n";
 
 /*

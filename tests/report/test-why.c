@@ -243,6 +243,76 @@ markdown_under_a_comparison(void **state)
 	json_decref(cmp);
 }
 
+/* The HTML section: verdict, advice, classes, a row per event (200 at most); everything escaped. */
+static void
+html_section_escaped_and_capped(void **state)
+{
+	json_t *doc = why_doc(250, HOSTILE), *why, *e1;
+	struct al_report_doc d = {doc, NULL};
+	struct al_report_input in = {.docs = &d, .n = 1};
+	char *out;
+	int rc;
+
+	(void)state;
+	why = json_object_get(doc, "why");
+	json_object_set_new(why, "note", json_string("note " HOSTILE));
+	json_object_set_new(json_object_get(why, "classes"), "x<y>", json_integer(2));
+	json_array_set_new(al_doc_get(why, "verdict.advice"), 1, json_string("try " HOSTILE));
+	json_object_set_new(json_array_get(json_object_get(why, "events"), 3), "class",
+			    json_string("c<" "script>"));
+	e1 = json_object_get(json_array_get(json_object_get(why, "events"), 1), "evidence");
+	json_object_set_new(e1, "irqs", json_null());
+	json_object_set_new(e1, "wait_ns", json_null());
+	json_object_set_new(json_array_get(json_object_get(why, "events"), 2), "kind",
+			    json_string("xrun"));
+	out = render(&al_reporter_html, &in, &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(out, "<h3>Why it dropped out</h3>\n<p class=\"fail\">not suitable: "
+				    "0 xruns, dominant cause preempted</p>\n<ul class=\"advice\">\n"
+				    "<li>try: raise -p</li>\n<li>try: try &lt;script&gt;"));
+	assert_null(strstr(out, "<script"));
+	assert_null(strstr(out, "<y>"));
+	assert_null(strstr(out, "c<"));
+	assert_non_null(strstr(out, "<td>c&lt;script&gt;</td>"));
+	/* the note, a class in the table and in a row */
+	assert_non_null(strstr(out, "Evidence missing: note &lt;script&gt;alert(&#39;x&#39;)"));
+	assert_non_null(strstr(out, "<tr><td>x&lt;y&gt;</td><td class=\"num\">2</td></tr>"));
+	assert_non_null(strstr(out, "<tr><td>preempted</td><td class=\"num\">249</td></tr>\n"
+				    "<tr><td>x&lt;y&gt;</td>"));
+	/* 200 rows, then how many there were */
+	assert_int_equal(count(out, " s</td><td>late</td>"), 199);
+	assert_int_equal(count(out, " s</td><td class=\"fail\">xrun</td>"), 1);
+	assert_non_null(strstr(out, "<td class=\"small\">because 199</td></tr>\n</tbody></table>\n"
+				    "<p class=\"small\">250 event(s) listed in the result, the first "
+				    "200 shown; 1 more classified, not kept.</p>"));
+	/* a figure not measured is "-", never 0 */
+	assert_non_null(strstr(out, "<td>preempted</td><td class=\"num\">-</td><td class=\"num\">"
+				    "900.0 µs</td><td class=\"num\">2 / 1</td><td class=\"num\">0 / 0"
+				    "</td><td class=\"num\">-</td><td class=\"num\">- / 28</td>"));
+	free(out);
+
+	/* the because is escaped where it is shown; the verdict too; what was not kept */
+	while (json_array_size(json_object_get(why, "events")) > 2)
+		json_array_remove(json_object_get(why, "events"), 0);
+	json_object_set_new(json_object_get(why, "verdict"), "line", json_string("v <i>"));
+	out = render(&al_reporter_html, &in, &rc);
+	assert_int_equal(count(out, "<td class=\"small\">"), 2);
+	assert_non_null(strstr(out, "<td class=\"small\">&lt;script&gt;alert(&#39;x&#39;)&lt;/script"
+				    "&gt; &amp; &quot;q&quot;</td></tr>\n</tbody></table>\n"
+				    "<p class=\"small\">2 event(s) listed in the result, the first 2 "
+				    "shown; 249 more classified, not kept.</p>"));
+	assert_non_null(strstr(out, "<p class=\"fail\">v &lt;i&gt;</p>"));
+	assert_null(strstr(out, "<script"));
+	assert_null(strstr(out, "<i>"));
+	free(out);
+	json_object_set_new(doc, "why", json_null());
+	out = render(&al_reporter_html, &in, &rc);
+	assert_int_equal(rc, 0);
+	assert_null(strstr(out, "Why it dropped out"));
+	free(out);
+	json_decref(doc);
+}
+
 int
 main(void)
 {
@@ -251,6 +321,7 @@ main(void)
 	    cmocka_unit_test(text_first_ten_cards_of_a_run_with_xruns),
 	    cmocka_unit_test(text_nothing_without_it_or_quiet),
 	    cmocka_unit_test(markdown_under_a_comparison),
+	    cmocka_unit_test(html_section_escaped_and_capped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
