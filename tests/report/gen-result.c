@@ -12,13 +12,18 @@
  *              [--phases NAME:SECONDS[:SCALE],...] [--xruns N] [--stall]
  *              [--spikes N] [--label TEXT] [--label-raw TEXT]
  *              [--hostname TEXT] [--cmdline TEXT] [--load TEXT]
- *              [--tail XI,SIGMA_US,P[,FROM_US]] [-o FILE]
+ *              [--tail XI,SIGMA_US,P[,FROM_US]] [--why N] [-o FILE]
  *
  * --tail gives the wake latency a known tail (docs/tail.md): with
  * probability P a period's latency is FROM_US (default 100) plus a
  * generalised Pareto draw of shape XI and scale SIGMA_US, instead of the
  * log-normal body (which lies below FROM_US: far enough for the default
  * body, whose 99.99999th percentile is 98 us).
+ * --why N gives the run a "why" (core/why.h) of N events later than a
+ * period, the first --xruns of them xruns, every 17th not classified,
+ * the rest from evidence templates (preempted thrice, a page fault, an
+ * interrupt storm, nothing), classified, explained and judged by
+ * core/why.c.
  * --label-raw writes the label's bytes into the file as they are: with
  * bytes that are not UTF-8 the file is not valid JSON, for the tests of
  * bad input. --stall leaves a window without a wake-up.
@@ -34,6 +39,56 @@
 #include "report/report.h"
 
 #define MAX_PHASES 16
+
+/* --why N: the events' evidence in turn (the xruns among the first) */
+static struct al_why *
+make_why(const struct al_result *r, long n, long xruns)
+{
+	struct al_why *w = calloc(1, sizeof(*w));
+	int64_t p = r->period_ns;
+
+	if (!w)
+		return NULL;
+	w->threshold_ns = p;
+	w->sample_ns = AL_NS_PER_MS;
+	w->has_schedstat = w->has_irqs = true;
+	snprintf(w->note, sizeof(w->note), "no steal: the kernel counts none here");
+	for (long i = 0; i < n; i++) {
+		struct al_why_event e = {
+			.t_ns = (i + 1) * r->cfg.duration_ns / (n + 1), .size_ns = p + (i % 7) * p / 4,
+			.late_ns = p / 2, .work_ns = i % 5 == 4 ? -1 : p / 2, .periods = 1 + i % 3,
+			.xrun = i < xruns,
+			.ev = { .window_ns = 3 * AL_NS_PER_MS, .wait_ns = 0, .cpu_ns = p / 2,
+				.vcsw = 3, .ivcsw = 0, .minflt = 0, .majflt = 0, .steal_ns = -1,
+				.irq_ns = 0, .irqs = 10, .irqs_expected = 9, .softirqs = 4,
+				.softirqs_expected = 4, .cpu = 1, .policy = 1, .priority = 80 } };
+
+		w->total++;
+		if (i % 17 == 16) {
+			w->dropped++;
+			continue;
+		}
+		if (i % 5 < 3) { /* preempted: the wait covers the lateness */
+			e.ev.wait_ns = e.size_ns - p / 10;
+			e.ev.ivcsw = 2;
+		} else if (i % 5 == 3) {
+			e.ev.minflt = 12;
+		} else if (i % 10 == 4) {
+			e.ev.irqs = 400;
+		} else {
+			e.ev.cpu = -1;
+			e.ev.policy = -1;
+		}
+		e.cls = al_why_classify(&e, p);
+		al_why_explain(&e, p);
+		w->count[e.cls]++;
+		if (w->n_events < AL_WHY_EVENTS_MAX)
+			w->events[w->n_events++] = e;
+	}
+	al_why_verdict(w, r->cfg.period_frames, r->cfg.rate_hz, r->cfg.periods,
+		       r->total.wake_ns.max_ns, r->total.xruns, true, true);
+	return w;
+}
 
 struct phase_spec {
 	char name[AL_NAME_MAX];
@@ -89,7 +144,7 @@ main(int argc, char **argv)
 	const char *out = "-", *label = NULL, *label_raw = NULL, *hostname = "gen-host";
 	const char *cmdline = "audiolat run (synthetic)", *load = NULL;
 	double base_us = 15, sigma = 0.35, scale = 1, duration = 0;
-	long seed = 1, xruns = 0, n_spikes = 0;
+	long seed = 1, xruns = 0, n_spikes = 0, n_why = -1;
 	double tail_xi = 0, tail_sigma_us = 0, tail_p = 0, tail_from_us = 100;
 	int n_ph = 1, i, stall = 0;
 	struct al_result r;
@@ -152,6 +207,8 @@ main(int argc, char **argv)
 				return 2;
 			}
 		}
+		else if (!strcmp(a, "--why"))
+			n_why = atol(v);
 		else if (!strcmp(a, "-o"))
 			out = v;
 		else {
@@ -267,6 +324,8 @@ main(int argc, char **argv)
 	}
 	r.duration_ns = cfg.duration_ns;
 	al_result_finish(&r);
+	if (n_why >= 0 && !(r.why = make_why(&r, n_why, xruns)))
+		return 1;
 	doc = al_doc_run_json(&r);
 	if (!doc)
 		return 1;
