@@ -7,7 +7,9 @@
  * the report is refused (-EINVAL, nothing written) exactly when
  * al_doc_check() refuses the document; otherwise it succeeds, ends with
  * </html>, is valid UTF-8, and every '<' in it opens markup (text from the
- * document never does); the comparison is refused unless the document is
+ * document never does), and its text report (every line: -v, --why)
+ * succeeds with no control character but the newline (the document's are
+ * shown as '?'); the comparison is refused unless the document is
  * an audiolat.run/2 or /1 one, and then succeeds, compares the document with
  * itself as "no significant difference" or "not enough data" for every
  * statistic, and every interval holds its difference.
@@ -92,6 +94,30 @@ check_compare(const json_t *cmp)
 	}
 }
 
+/*
+ * The text report, every line of it (--why, -v): it succeeds, and no byte
+ * of the document's text reaches the terminal as a control character
+ * other than a newline (ESC and the like are shown as '?').
+ */
+static void
+check_text(const struct al_report_doc *in)
+{
+	const struct al_report_input ri = {.docs = in, .n = 1, .verbose = true, .why = true};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int rc;
+
+	FUZZ_CHECK(f, "%s", "open_memstream");
+	rc = al_reporter_text.write(&ri, f);
+	fclose(f);
+	FUZZ_CHECK(rc == 0, "text report failed: %d", rc);
+	for (size_t i = 0; i < len; i++)
+		FUZZ_CHECK((unsigned char)buf[i] >= 0x20 || buf[i] == '\n', "a control character "
+			   "(0x%02x) in the text at offset %zu", (unsigned char)buf[i], i);
+	free(buf);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -122,6 +148,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(rc == 0, "report failed: %d", rc);
 		check_markup(html, len);
 		free(html);
+		check_text(in);
 		if (!al_doc_is_run(doc)) { /* a MIDI result: reported, not compared */
 			FUZZ_CHECK(al_compare(ci, 2, &co, &cmp) == -EINVAL, "%s",
 				   "a MIDI document compared");
