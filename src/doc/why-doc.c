@@ -118,8 +118,9 @@ al_doc_why_json(const struct al_why *w)
 			 "events_kept", (json_int_t)kept, "verdict", verdict_json(&w->verdict));
 }
 
-size_t
-al_doc_why_classes(const json_t *why, struct al_doc_why_count *out, size_t max)
+/* the classes with a count above 0 into out, most first, at most max; how many */
+static size_t
+classes(const json_t *why, struct al_doc_why_count *out, size_t max)
 {
 	const char *name;
 	const json_t *v;
@@ -157,21 +158,21 @@ add(char *buf, size_t size, size_t *len, const char *fmt, ...)
 		*len = *len + (size_t)n < size ? *len + (size_t)n : size - 1;
 }
 
-void
-al_doc_why_head(const json_t *doc, al_doc_dur_fn dur, char *buf, size_t size)
+bool
+al_doc_why_summary(const json_t *doc, al_doc_dur_fn dur, struct al_doc_why_summary *s)
 {
 	const json_t *why = json_object_get(doc, "why");
-	struct al_doc_why_count c[AL_WHY_CLASSES];
 	int64_t total = al_doc_int(why, "events_total", 0), dropped;
 	int64_t threshold = al_doc_int(why, "threshold_ns", 0);
 	int64_t period = al_doc_int(doc, "config.period_ns", 0);
-	size_t n, i, len = 0;
-	char t[32];
+	size_t size = sizeof(s->head), len = 0, i;
+	char *buf = s->head, t[32];
 
-	if (size)
-		buf[0] = '\0';
-	if (!json_is_object(why) || !size)
-		return;
+	if (!json_is_object(why))
+		return false;
+	s->why = why;
+	s->n_classes = classes(why, s->classes, AL_WHY_CLASSES);
+	buf[0] = '\0';
 	dur(threshold, t, sizeof(t));
 	if (total > 0)
 		add(buf, size, &len, "%" PRId64 " event%s later than %s", total, total == 1 ? "" : "s",
@@ -183,10 +184,12 @@ al_doc_why_head(const json_t *doc, al_doc_dur_fn dur, char *buf, size_t size)
 	else if (period > 0 && threshold > 0 && threshold % period == 0)
 		add(buf, size, &len, " (%" PRId64 " periods)", threshold / period);
 	add(buf, size, &len, total > 0 ? " or xruns" : " and no xrun");
-	n = al_doc_why_classes(why, c, AL_WHY_CLASSES);
-	for (i = 0; i < n; i++)
-		add(buf, size, &len, "%s %s %" PRId64, i ? "," : ":", c[i].name, c[i].n);
+	for (i = 0; i < s->n_classes; i++)
+		add(buf, size, &len, "%s %s %" PRId64, i ? "," : ":", s->classes[i].name,
+		    s->classes[i].n);
 	dropped = al_doc_int(why, "events_dropped", 0);
 	if (dropped > 0)
-		add(buf, size, &len, "%s %" PRId64 " not classified", n ? "," : ":", dropped);
+		add(buf, size, &len, "%s %" PRId64 " not classified", s->n_classes ? "," : ":",
+		    dropped);
+	return true;
 }

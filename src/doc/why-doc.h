@@ -2,12 +2,13 @@
 /*
  * Why it dropped out (core/why.h): the "why" object of a run document
  * (docs/json.md) from a struct al_why, and what its readers (the text, the
- * Markdown and the HTML report) take from it alike: the classes by count
- * and the sentence that heads them.
+ * Markdown and the HTML report) take from it alike: the sentence that heads
+ * it and the classes by count.
  */
 #ifndef AL_DOC_WHY_DOC_H
 #define AL_DOC_WHY_DOC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,19 +29,22 @@ struct al_doc_why_count {
 	int64_t n;
 };
 
-/*
- * The classes of why with a count above 0, most first (a tie in the
- * document's order), at most max of them into out. Returns how many.
- */
-size_t al_doc_why_classes(const json_t *why, struct al_doc_why_count *out, size_t max);
+/* What every reader shows of a run's "why" first. */
+struct al_doc_why_summary {
+	const json_t *why; /* the document's "why" object */
+	/*
+	 * The sentence that heads it: "34 events later than 1333.3 us (one
+	 * period) or xruns: preempted 33, unattributed 1, 2 not classified"
+	 * (the threshold by the reader's dur). Text from the document is
+	 * copied as it is: the reader makes it safe for where it goes.
+	 */
+	char head[512];
+	/* the classes with a count above 0, most first (a tie in the document's order) */
+	struct al_doc_why_count classes[AL_WHY_CLASSES];
+	size_t n_classes;
+};
 
-/*
- * The sentence that heads a run's "why", from its document: "34 events
- * later than 1333.3 us (one period) or xruns: preempted 33, unattributed
- * 1, 2 not classified" (dur formats the threshold). "" when doc has no
- * "why" object. Text from the document is copied as it is: the caller
- * makes it safe for where it goes.
- */
-void al_doc_why_head(const json_t *doc, al_doc_dur_fn dur, char *buf, size_t size);
+/* The summary of doc's "why" into s; false (s untouched) when it has no "why" object. */
+bool al_doc_why_summary(const json_t *doc, al_doc_dur_fn dur, struct al_doc_why_summary *s);
 
 #endif

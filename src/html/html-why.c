@@ -81,20 +81,19 @@ event_table(FILE *f, const json_t *why)
 void
 al__html_why_section(FILE *f, const json_t *doc)
 {
-	const json_t *why = json_object_get(doc, "why"), *a;
-	struct al_doc_why_count c[AL_WHY_CLASSES];
-	char head[512];
-	size_t n, i;
+	struct al_doc_why_summary s;
+	const json_t *a;
+	size_t i;
 
-	if (!json_is_object(why))
+	if (!al_doc_why_summary(doc, al__html_dur, &s))
 		return;
 	fprintf(f, "<h3>Why it dropped out</h3>\n<p class=\"%s\">",
-		al_doc_bool(why, "verdict.suitable", false) ? "ok" : "fail");
-	esc(f, al_doc_str(why, "verdict.line", "-"));
+		al_doc_bool(s.why, "verdict.suitable", false) ? "ok" : "fail");
+	esc(f, al_doc_str(s.why, "verdict.line", "-"));
 	fputs("</p>\n", f);
-	if (json_array_size(al_doc_get(why, "verdict.advice"))) {
+	if (json_array_size(al_doc_get(s.why, "verdict.advice"))) {
 		fputs("<ul class=\"advice\">\n", f);
-		json_array_foreach(al_doc_get(why, "verdict.advice"), i, a)
+		json_array_foreach(al_doc_get(s.why, "verdict.advice"), i, a)
 		{
 			fputs("<li>try: ", f);
 			esc(f, json_string_value(a));
@@ -102,26 +101,24 @@ al__html_why_section(FILE *f, const json_t *doc)
 		}
 		fputs("</ul>\n", f);
 	}
-	al_doc_why_head(doc, al__html_dur, head, sizeof(head));
 	fputs("<p class=\"small\">", f);
-	esc(f, head);
+	esc(f, s.head);
 	fputs(".", f);
-	if (json_is_string(json_object_get(why, "note"))) {
+	if (json_is_string(json_object_get(s.why, "note"))) {
 		fputs(" Evidence missing: ", f);
-		esc(f, al_doc_str(why, "note", ""));
+		esc(f, al_doc_str(s.why, "note", ""));
 		fputs(".", f);
 	}
 	fputs("</p>\n", f);
-	n = al_doc_why_classes(why, c, AL_WHY_CLASSES);
-	if (n) {
+	if (s.n_classes) {
 		fputs("<table class=\"why-classes\"><thead><tr><th>cause</th><th>events</th></tr>"
 		      "</thead><tbody>\n", f);
-		for (i = 0; i < n; i++) {
+		for (i = 0; i < s.n_classes; i++) {
 			fputs("<tr>", f);
-			al__html_td_str(f, c[i].name);
-			fprintf(f, "<td class=\"num\">%" PRId64 "</td></tr>\n", c[i].n);
+			al__html_td_str(f, s.classes[i].name);
+			fprintf(f, "<td class=\"num\">%" PRId64 "</td></tr>\n", s.classes[i].n);
 		}
 		fputs("</tbody></table>\n", f);
 	}
-	event_table(f, why);
+	event_table(f, s.why);
 }

@@ -51,23 +51,23 @@ cards(const json_t *doc, const json_t *why, bool all, FILE *f)
 void
 al__why_text(const json_t *doc, bool all, FILE *f)
 {
-	const json_t *why = json_object_get(doc, "why"), *a;
-	char head[512], line[AL_WHY_TEXT + 16];
+	struct al_doc_why_summary s;
+	char line[AL_WHY_TEXT + 16];
+	const json_t *a;
 	size_t i;
 
-	if (!json_is_object(why))
+	if (!al_doc_why_summary(doc, al_format_duration, &s))
 		return;
-	al_doc_why_head(doc, al_format_duration, head, sizeof(head));
-	al_text_term_safe(head, line, sizeof(line), sizeof(line));
+	al_text_term_safe(s.head, line, sizeof(line), sizeof(line));
 	fprintf(f, "\nwhy: %s\n", line);
-	if (json_is_string(json_object_get(why, "note"))) {
-		al_text_term_safe(al_doc_str(why, "note", ""), line, sizeof(line), sizeof(line));
+	if (json_is_string(json_object_get(s.why, "note"))) {
+		al_text_term_safe(al_doc_str(s.why, "note", ""), line, sizeof(line), sizeof(line));
 		fprintf(f, "  (%s)\n", line);
 	}
-	cards(doc, why, all, f);
-	al_text_term_safe(al_doc_str(why, "verdict.line", "-"), line, sizeof(line), sizeof(line));
+	cards(doc, s.why, all, f);
+	al_text_term_safe(al_doc_str(s.why, "verdict.line", "-"), line, sizeof(line), sizeof(line));
 	fprintf(f, "verdict: %s\n", line);
-	json_array_foreach(al_doc_get(why, "verdict.advice"), i, a) {
+	json_array_foreach(al_doc_get(s.why, "verdict.advice"), i, a) {
 		al_text_term_safe(json_string_value(a), line, sizeof(line), sizeof(line));
 		fprintf(f, "  try: %s\n", line);
 	}
@@ -76,35 +76,32 @@ al__why_text(const json_t *doc, bool all, FILE *f)
 void
 al__why_markdown(const json_t *doc, const char *key, FILE *f)
 {
-	const json_t *why = json_object_get(doc, "why"), *a;
-	struct al_doc_why_count c[AL_WHY_CLASSES];
-	char head[512];
-	size_t n, i;
+	struct al_doc_why_summary s;
+	const json_t *a;
+	size_t i;
 
-	if (!json_is_object(why))
+	if (!al_doc_why_summary(doc, al_format_duration, &s))
 		return;
-	al_doc_why_head(doc, al_format_duration, head, sizeof(head));
 	fprintf(f, "\n**Why ");
 	al_compare_md_escape(f, key, 8);
 	fprintf(f, " dropped out** (");
 	al_compare_md_escape(f, al_doc_label(doc), 60);
 	fprintf(f, "): ");
-	al_compare_md_escape(f, head, sizeof(head));
+	al_compare_md_escape(f, s.head, sizeof(s.head));
 	fprintf(f, "\n\n");
-	n = al_doc_why_classes(why, c, AL_WHY_CLASSES);
-	if (n) {
+	if (s.n_classes) {
 		fprintf(f, "| cause | events |\n|---|--:|\n");
-		for (i = 0; i < n; i++) {
+		for (i = 0; i < s.n_classes; i++) {
 			fprintf(f, "| ");
-			al_compare_md_escape(f, c[i].name, 24);
-			fprintf(f, " | %" PRId64 " |\n", c[i].n);
+			al_compare_md_escape(f, s.classes[i].name, 24);
+			fprintf(f, " | %" PRId64 " |\n", s.classes[i].n);
 		}
 		fprintf(f, "\n");
 	}
 	fprintf(f, "verdict: ");
-	al_compare_md_escape(f, al_doc_str(why, "verdict.line", "-"), AL_WHY_TEXT);
+	al_compare_md_escape(f, al_doc_str(s.why, "verdict.line", "-"), AL_WHY_TEXT);
 	fprintf(f, "\n");
-	json_array_foreach(al_doc_get(why, "verdict.advice"), i, a) {
+	json_array_foreach(al_doc_get(s.why, "verdict.advice"), i, a) {
 		fprintf(f, "%s- try: ", i ? "" : "\n");
 		al_compare_md_escape(f, json_string_value(a), AL_WHY_TEXT);
 		fprintf(f, "\n");
