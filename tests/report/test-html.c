@@ -17,6 +17,7 @@
 #include "compare/compare.h"
 #include "doc/view.h"
 #include "report/report.h"
+#include "report-out.h"
 
 #define HOSTILE "<script>alert('x')</script> & \"q\""
 
@@ -84,24 +85,8 @@ render(const struct al_report_doc *in, size_t n, const json_t *cmp, int *rc)
 {
 	const struct al_report_input ri = {
 	    .docs = in, .n = n, .compare = cmp, .title = "t " HOSTILE};
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
 
-	assert_non_null(f);
-	*rc = al_reporter_html.write(&ri, f);
-	assert_int_equal(fclose(f), 0);
-	return buf;
-}
-
-static int
-count(const char *hay, const char *needle)
-{
-	int n = 0;
-
-	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
-		n++;
-	return n;
+	return report_render(&al_reporter_html, &ri, rc);
 }
 
 static int
@@ -167,21 +152,21 @@ parts_are_there(void **state)
 	(void)state;
 	html = render(in, 1, NULL, &rc);
 	assert_int_equal(rc, 0);
-	assert_int_equal(count(html, "<svg "), 3); /* timeline, histogram, CCDF */
-	assert_int_equal(count(html, "<section class=\"result\""), 1);
+	assert_int_equal(report_count(html, "<svg "), 3); /* timeline, histogram, CCDF */
+	assert_int_equal(report_count(html, "<section class=\"result\""), 1);
 	/* deadlines in all three plots, and in the timeline's legend */
-	assert_int_equal(count(html, "<line class=\"period\""), 4);
-	assert_int_equal(count(html, "<line class=\"buffer\""), 4);
-	assert_int_equal(count(html, "<path class=\"xrunmark\""), 1);
-	assert_int_equal(count(html, "<rect class=\"phase"), 2);
-	assert_int_equal(count(html, "<tr><td class=\"warn\">"), 1); /* the check */
+	assert_int_equal(report_count(html, "<line class=\"period\""), 4);
+	assert_int_equal(report_count(html, "<line class=\"buffer\""), 4);
+	assert_int_equal(report_count(html, "<path class=\"xrunmark\""), 1);
+	assert_int_equal(report_count(html, "<rect class=\"phase"), 2);
+	assert_int_equal(report_count(html, "<tr><td class=\"warn\">"), 1); /* the check */
 	/*
 	 * Under each phase's figures a row across the table: its load and, with SI
 	 * prefixes as the text report has them (JSON keeps the number), what the load
 	 * did. No column of its own: the table fits the page.
 	 */
-	assert_int_equal(count(html, "<tr class=\"phase\">"), 2);
-	assert_int_equal(count(html, "<tr class=\"load\"><td colspan=\"13\">"), 2);
+	assert_int_equal(report_count(html, "<tr class=\"phase\">"), 2);
+	assert_int_equal(report_count(html, "<tr class=\"load\"><td colspan=\"13\">"), 2);
 	assert_non_null(strstr(html, " · bytes_per_s 2.33 GB/s · messages_per_s 355 k/s</span></td>"));
 	assert_null(strstr(html, "e+09"));
 	assert_null(strstr(html, "<th>throughput</th>"));
@@ -197,11 +182,11 @@ parts_are_there(void **state)
 	assert_int_equal(al_compare(in, 2, &co, &cmp), 0);
 	html = render(in, 2, cmp, &rc);
 	assert_int_equal(rc, 0);
-	assert_int_equal(count(html, "<svg "), 7); /* 3 each and the overview's CCDF */
-	assert_int_equal(count(html, "<section class=\"result\""), 2);
-	assert_int_equal(count(html, "<section class=\"compare\""), 1);
+	assert_int_equal(report_count(html, "<svg "), 7); /* 3 each and the overview's CCDF */
+	assert_int_equal(report_count(html, "<section class=\"result\""), 2);
+	assert_int_equal(report_count(html, "<section class=\"compare\""), 1);
 	/* 3 scopes (whole run, 2 phases) x 3 statistics; b is 1.5 x a: worse */
-	assert_int_equal(count(html, "<td class=\"worse\">worse</td>"), 9);
+	assert_int_equal(report_count(html, "<td class=\"worse\">worse</td>"), 9);
 	free(html);
 	json_decref(cmp);
 	json_decref(a);
@@ -253,9 +238,9 @@ midi_result(void **state)
 	assert_non_null(m);
 	html = render(in, 1, NULL, &rc);
 	assert_int_equal(rc, 0);
-	assert_int_equal(count(html, "<svg "), 2);
-	assert_int_equal(count(html, "<rect class=\"bar\""), 3 + 2);
-	assert_int_equal(count(html, "<section class=\"result midi\""), 1);
+	assert_int_equal(report_count(html, "<svg "), 2);
+	assert_int_equal(report_count(html, "<rect class=\"bar\""), 3 + 2);
+	assert_int_equal(report_count(html, "<section class=\"result midi\""), 1);
 	assert_non_null(strstr(html, "&lt;m&gt; &amp; &#39;k&#39; (MIDI record)"));
 	assert_non_null(strstr(html, "weird &lt;key&gt;"));
 	assert_non_null(strstr(html, "[1,&quot;&lt;v&gt;&quot;]"));
@@ -265,7 +250,7 @@ midi_result(void **state)
 	/* beside a run: both sections, no overview for a single run */
 	html = render(in, 2, NULL, &rc);
 	assert_int_equal(rc, 0);
-	assert_int_equal(count(html, "<svg "), 2 + 3);
+	assert_int_equal(report_count(html, "<svg "), 2 + 3);
 	assert_null(strstr(html, "id=\"overview\""));
 	free(html);
 	assert_int_equal(al_compare(ci, 2, &co, &cmp), -EINVAL);

@@ -19,6 +19,7 @@
 #include "compare/compare.h"
 #include "core/format.h"
 #include "report/report.h"
+#include "report-out.h"
 
 static const char run_doc[] =
     "{\"schema\": \"audiolat.run/2\", \"label\": \"r <1>\","
@@ -47,30 +48,6 @@ static const char cmp_midi_doc[] =
 static const char cmp_groups_doc[] =
     "{\"schema\": \"audiolat.compare-groups/1\", \"group_by\": \"kernel\","
     " \"groups\": [{\"group\": \"6.1-rt\", \"runs\": 3, \"xruns\": 0}], \"comparisons\": []}";
-
-static json_t *
-load(const char *text)
-{
-	json_error_t e;
-	json_t *doc = json_loads(text, 0, &e);
-
-	assert_non_null(doc);
-	return doc;
-}
-
-/* What r writes for in: its return code, and the text (empty when nothing was written). */
-static char *
-render(const struct al_reporter *r, const struct al_report_input *in, int *rc)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	assert_non_null(f);
-	*rc = r->write(in, f);
-	assert_int_equal(fclose(f), 0);
-	return buf;
-}
 
 static void
 table_has_every_format_once(void **state)
@@ -102,50 +79,50 @@ table_has_every_format_once(void **state)
 static void
 one_run(void **state)
 {
-	json_t *doc = load(run_doc), *back;
+	json_t *doc = report_load(run_doc), *back;
 	struct al_report_doc d = {doc, "r.json"};
 	struct al_report_input in = {.docs = &d, .n = 1, .verdict = "PASS"};
 	char *out;
 	int rc;
 
 	(void)state;
-	out = render(&al_reporter_text, &in, &rc);
+	out = report_render(&al_reporter_text, &in, &rc);
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(out, "backend=sim rate=48000 Hz  3 x 64 frames"));
 	assert_non_null(strstr(out, "wake latency histogram"));
 	free(out);
 	in.no_histogram = true;
-	out = render(&al_reporter_text, &in, &rc);
+	out = report_render(&al_reporter_text, &in, &rc);
 	assert_null(strstr(out, "wake latency histogram"));
 	free(out);
 
-	out = render(&al_reporter_summary, &in, &rc);
+	out = report_render(&al_reporter_summary, &in, &rc);
 	assert_int_equal(rc, 0);
 	assert_string_equal(out, "summary: backend=sim rate=48000 period=64 periods=3 samples=3 "
 				 "min_ns=1000 p50_ns=- p99_ns=- max_ns=9000 max_interval_ns=- "
 				 "xruns=0 lost_periods=- boundary=- result=PASS\n");
 	free(out);
 	in.verdict = NULL;
-	out = render(&al_reporter_summary, &in, &rc);
+	out = report_render(&al_reporter_summary, &in, &rc);
 	assert_non_null(strstr(out, " result=-\n"));
 	free(out);
 
-	out = render(&al_reporter_json, &in, &rc);
+	out = report_render(&al_reporter_json, &in, &rc);
 	assert_int_equal(rc, 0);
 	assert_int_equal(out[strlen(out) - 1], '\n');
-	back = load(out);
+	back = report_load(out);
 	assert_true(json_equal(back, doc));
 	json_decref(back);
 	free(out);
 
-	out = render(&al_reporter_html, &in, &rc);
+	out = report_render(&al_reporter_html, &in, &rc);
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(out, "<title>audiolat report: r &lt;1&gt;</title>"));
 	assert_non_null(strstr(out, "<code>r.json</code>"));
 	free(out);
 
 	/* Markdown renders a comparison only */
-	out = render(&al_reporter_markdown, &in, &rc);
+	out = report_render(&al_reporter_markdown, &in, &rc);
 	assert_int_equal(rc, -EINVAL);
 	assert_string_equal(out, "");
 	free(out);
@@ -160,39 +137,39 @@ one_run(void **state)
 static void
 what_a_format_does_not_take(void **state)
 {
-	json_t *run = load(run_doc), *midi = load(midi_doc);
-	json_t *check = load("{\"schema\": \"audiolat.check/1\"}");
+	json_t *run = report_load(run_doc), *midi = report_load(midi_doc);
+	json_t *check = report_load("{\"schema\": \"audiolat.check/1\"}");
 	struct al_report_doc d[2] = {{run, NULL}, {check, NULL}};
 	struct al_report_input in = {.docs = d, .n = 2};
 	char *out;
 	int rc;
 
 	(void)state;
-	out = render(&al_reporter_text, &in, &rc);
+	out = report_render(&al_reporter_text, &in, &rc);
 	assert_int_equal(rc, -EINVAL);
 	assert_string_equal(out, "");
 	free(out);
-	out = render(&al_reporter_summary, &in, &rc);
+	out = report_render(&al_reporter_summary, &in, &rc);
 	assert_int_equal(rc, -EINVAL);
 	assert_string_equal(out, "");
 	free(out);
 	json_decref(check);
 	d[1].doc = midi;
-	out = render(&al_reporter_text, &in, &rc);
+	out = report_render(&al_reporter_text, &in, &rc);
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(out, "\nevents: 2 channel message or sysex"));
 	free(out);
-	out = render(&al_reporter_summary, &in, &rc);
+	out = report_render(&al_reporter_summary, &in, &rc);
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(out, "\nsummary: source=? events=2 tick_ns=0 result=-\n"));
 	free(out);
 	/* JSON writes one document: two results and no comparison are not one */
-	out = render(&al_reporter_json, &in, &rc);
+	out = report_render(&al_reporter_json, &in, &rc);
 	assert_int_equal(rc, -EINVAL);
 	assert_string_equal(out, "");
 	free(out);
 	/* the HTML page takes both */
-	out = render(&al_reporter_html, &in, &rc);
+	out = report_render(&al_reporter_html, &in, &rc);
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(out, "<section class=\"result midi\""));
 	free(out);
@@ -204,60 +181,60 @@ what_a_format_does_not_take(void **state)
 static void
 a_comparison(void **state)
 {
-	json_t *run = load(run_doc), *cmp = load(cmp_doc), *mcmp = load(cmp_midi_doc), *back;
+	json_t *run = report_load(run_doc), *cmp = report_load(cmp_doc), *mcmp = report_load(cmp_midi_doc), *back;
 	struct al_report_doc d[2] = {{run, "a"}, {run, "b"}};
 	struct al_report_input in = {.docs = d, .n = 2, .compare = cmp};
 	char *out;
 	int rc;
 
 	(void)state;
-	out = render(&al_reporter_text, &in, &rc);
+	out = report_render(&al_reporter_text, &in, &rc);
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(out, "2 results, compared with A at 95 % confidence (seed 7)"));
 	free(out);
-	out = render(&al_reporter_markdown, &in, &rc);
+	out = report_render(&al_reporter_markdown, &in, &rc);
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(out, "| A | base |"));
 	free(out);
-	out = render(&al_reporter_json, &in, &rc);
+	out = report_render(&al_reporter_json, &in, &rc);
 	assert_int_equal(rc, 0);
-	back = load(out);
+	back = report_load(out);
 	assert_true(json_equal(back, cmp));
 	json_decref(back);
 	free(out);
-	out = render(&al_reporter_html, &in, &rc);
+	out = report_render(&al_reporter_html, &in, &rc);
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(out, "<h2>Comparison</h2>"));
 	free(out);
 
 	in.compare = mcmp;
-	out = render(&al_reporter_text, &in, &rc);
+	out = report_render(&al_reporter_text, &in, &rc);
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(out, "A   m1"));
 	free(out);
-	out = render(&al_reporter_markdown, &in, &rc);
+	out = report_render(&al_reporter_markdown, &in, &rc);
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(out, "| A | m1 | 10 "));
 	free(out);
 	/* groups of runs (compare --group-by) */
 	json_decref(mcmp);
-	mcmp = load(cmp_groups_doc);
+	mcmp = report_load(cmp_groups_doc);
 	in.compare = mcmp;
-	out = render(&al_reporter_text, &in, &rc);
+	out = report_render(&al_reporter_text, &in, &rc);
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(out, "kernel                    runs"));
 	assert_non_null(strstr(out, "\n6.1-rt                       3  "));
 	free(out);
-	out = render(&al_reporter_markdown, &in, &rc);
+	out = report_render(&al_reporter_markdown, &in, &rc);
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(out, "| kernel | runs |"));
 	assert_non_null(strstr(out, "| 6.1-rt | 3 |"));
 	free(out);
-	in.compare = load(cmp_midi_doc);
+	in.compare = report_load(cmp_midi_doc);
 	json_decref(mcmp);
 	mcmp = (json_t *)in.compare;
 	/* the page has no section for a MIDI comparison */
-	out = render(&al_reporter_html, &in, &rc);
+	out = report_render(&al_reporter_html, &in, &rc);
 	assert_int_equal(rc, 0);
 	assert_null(strstr(out, "<h2>Comparison</h2>"));
 	free(out);
@@ -270,8 +247,8 @@ a_comparison(void **state)
 static void
 provenance(void **state)
 {
-	json_t *run = load(run_doc);
-	json_t *midi = load("{\"schema\": \"audiolat.midi/1\", \"started_at\": \"2026-01-02T03:04:05Z\","
+	json_t *run = report_load(run_doc);
+	json_t *midi = report_load("{\"schema\": \"audiolat.midi/1\", \"started_at\": \"2026-01-02T03:04:05Z\","
 			    " \"system\": {\"hostname\": \"h\", \"kernel_release\": \"6.1\", \"preempt\": \"full\"}}");
 	struct al_report_doc d = {run, NULL};
 	struct al_report_input in = {.docs = &d, .n = 1, .no_histogram = true, .provenance = true};
@@ -281,8 +258,8 @@ provenance(void **state)
 	(void)state;
 	json_object_set_new(run, "started_at", json_string("2026-01-02T03:04:05Z"));
 	json_object_set_new(run, "cmdline", json_string("audiolat run -b sim"));
-	json_object_set_new(run, "system", load("{\"hostname\": \"h\\u0001\", \"machine\": \"x86_64\", \"cpus\": 2}"));
-	out = render(&al_reporter_text, &in, &rc);
+	json_object_set_new(run, "system", report_load("{\"hostname\": \"h\\u0001\", \"machine\": \"x86_64\", \"cpus\": 2}"));
+	out = report_render(&al_reporter_text, &in, &rc);
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(out, "started:   2026-01-02T03:04:05Z\n"
 				    "system:    h?  x86_64  2 CPUs  \n"
@@ -290,7 +267,7 @@ provenance(void **state)
 				    "command:   audiolat run -b sim\n\nbackend=sim"));
 	free(out);
 	d.doc = midi;
-	out = render(&al_reporter_text, &in, &rc);
+	out = report_render(&al_reporter_text, &in, &rc);
 	assert_int_equal(rc, 0);
 	assert_string_equal(out, "started:   2026-01-02T03:04:05Z\n"
 				 "system:    h  6.1 (preempt: full)\n"
@@ -298,13 +275,13 @@ provenance(void **state)
 				 "events: 0 channel message or sysex, every channel\n"
 				 "deltas: none (fewer than two events)\n");
 	free(out);
-	d.doc = load("{\"schema\": \"audiolat.roundtrip/1\", \"started_at\": \"2026-01-02T03:04:05Z\"}");
-	out = render(&al_reporter_text, &in, &rc);
+	d.doc = report_load("{\"schema\": \"audiolat.roundtrip/1\", \"started_at\": \"2026-01-02T03:04:05Z\"}");
+	out = report_render(&al_reporter_text, &in, &rc);
 	assert_int_equal(rc, 0);
 	assert_string_equal(out, "started:   2026-01-02T03:04:05Z\n");
 	free(out);
 	in.provenance = false;
-	out = render(&al_reporter_text, &in, &rc);
+	out = report_render(&al_reporter_text, &in, &rc);
 	assert_int_equal(rc, -EINVAL);
 	free(out);
 	json_decref((json_t *)d.doc);
@@ -326,14 +303,14 @@ static const char figures_doc[] =
 static void
 text_figures(void **state)
 {
-	json_t *doc = load(figures_doc);
+	json_t *doc = report_load(figures_doc);
 	struct al_report_doc d = {doc, "f.json"};
 	struct al_report_input in = {.docs = &d, .n = 1};
 	char *out;
 	int rc;
 
 	(void)state;
-	out = render(&al_reporter_text, &in, &rc);
+	out = report_render(&al_reporter_text, &in, &rc);
 	assert_int_equal(rc, 0);
 	/* per period (a /2 document): the wake latency's share of the buffer */
 	assert_non_null(strstr(out, "\nmax latency=1.500 ms  factor=37.5 % of buffer  max "
@@ -348,7 +325,7 @@ text_figures(void **state)
 static void
 load_text(void **state)
 {
-	json_t *doc = load("{\"schema\": \"audiolat.load/1\", \"name\": \"cpu\","
+	json_t *doc = report_load("{\"schema\": \"audiolat.load/1\", \"name\": \"cpu\","
 			   " \"duration_ns\": 300000000, \"interrupted\": false, \"error\": null,"
 			   " \"throughput\": {\"loops_per_s\": {\"value\": 1234.5678, \"unit\": \"1/s\"},"
 			   " \"passes\": {\"value\": 12, \"unit\": \"\"}}}");

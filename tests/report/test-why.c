@@ -8,6 +8,7 @@
  * section, its table capped at 200 rows, every string escaped.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +18,7 @@
 #include <cmocka.h>
 
 #include "report/report.h"
+#include "report-out.h"
 
 #define HOSTILE "<script>alert('x')</script> & \"q\""
 
@@ -28,16 +30,6 @@ static const char run_doc[] =
     " \"histogram\": {\"wake_latency_ns\": {\"count\": 3, \"buckets\": [[1000, 1024, 2],"
     " [8192, 9216, 1]]}}}}";
 
-static json_t *
-load(const char *text)
-{
-	json_error_t e;
-	json_t *doc = json_loads(text, 0, &e);
-
-	assert_non_null(doc);
-	return doc;
-}
-
 /*
  * A run with n events kept of n + 2 seen (one not classified): event i at
  * i/10 s, 1.5 ms late, "preempted" but the last "unattributed", because
@@ -46,7 +38,7 @@ load(const char *text)
 static json_t *
 why_doc(int n, const char *because)
 {
-	json_t *doc = load(run_doc), *events = json_array();
+	json_t *doc = report_load(run_doc), *events = json_array();
 	char b[32];
 
 	for (int i = 0; i < n; i++) {
@@ -77,44 +69,30 @@ why_doc(int n, const char *because)
 	return doc;
 }
 
-static char *
-render(const struct al_reporter *r, const struct al_report_input *in, int *rc)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	assert_non_null(f);
-	*rc = r->write(in, f);
-	assert_int_equal(fclose(f), 0);
-	return buf;
-}
-
-static int
-count(const char *hay, const char *needle)
-{
-	int n = 0;
-
-	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
-		n++;
-	return n;
-}
-
 /* "     0.300 s  late    1.50 ms  preempted     because 3\n" */
 #define CARD(t, cls, because) "\n  " t " s  late    1.50 ms  " cls because "\n"
+
+/* The text report of doc (without the histogram), with --why or not. */
+static char *
+text_of(json_t *doc, bool why)
+{
+	struct al_report_doc d = {doc, NULL};
+	struct al_report_input in = {.docs = &d, .n = 1, .no_histogram = true, .why = why};
+	char *out;
+	int rc;
+
+	out = report_render(&al_reporter_text, &in, &rc);
+	assert_int_equal(rc, 0);
+	return out;
+}
 
 static void
 text_head_verdict_and_no_cards_without_xruns(void **state)
 {
 	json_t *doc = why_doc(12, "none\x1b[31m");
-	struct al_report_doc d = {doc, NULL};
-	struct al_report_input in = {.docs = &d, .n = 1, .no_histogram = true};
-	char *out;
-	int rc;
+	char *out = text_of(doc, false);
 
 	(void)state;
-	out = render(&al_reporter_text, &in, &rc);
-	assert_int_equal(rc, 0);
 	/* most first, whatever the document's order */
 	assert_non_null(strstr(out, "\nwhy: 14 events later than 1333.3 us (one period) or xruns: "
 				    "preempted 11, unattributed 1, 1 not classified\n"));
@@ -125,9 +103,8 @@ text_head_verdict_and_no_cards_without_xruns(void **state)
 	assert_null(strstr(out, "--why"));
 	free(out);
 
-	in.why = true;
-	out = render(&al_reporter_text, &in, &rc);
-	assert_int_equal(count(out, " s  late    1.50 ms  "), 12);
+	out = text_of(doc, true);
+	assert_int_equal(report_count(out, " s  late    1.50 ms  "), 12);
 	assert_non_null(strstr(out, CARD("   0.000", "preempted     ", "because 0")));
 	assert_non_null(strstr(out, CARD("   1.000", "preempted     ", "because 10")));
 	/* the document's text cannot steer the terminal */
@@ -146,34 +123,30 @@ static void
 text_first_ten_cards_of_a_run_with_xruns(void **state)
 {
 	json_t *doc = why_doc(12, "none");
-	struct al_report_doc d = {doc, NULL};
-	struct al_report_input in = {.docs = &d, .n = 1, .no_histogram = true};
 	char *out;
-	int rc;
 
 	(void)state;
 	json_object_set_new(json_object_get(doc, "total"), "xruns", json_integer(2));
-	out = render(&al_reporter_text, &in, &rc);
-	assert_int_equal(rc, 0);
-	assert_int_equal(count(out, " s  late    1.50 ms  "), 10);
+	out = text_of(doc, false);
+	assert_int_equal(report_count(out, " s  late    1.50 ms  "), 10);
 	assert_non_null(strstr(out, CARD("   0.900", "preempted     ", "because 9")));
 	assert_null(strstr(out, "because 10"));
 	assert_non_null(strstr(out, "because 9\n  ... 2 more (--why lists them all)\nverdict: "));
 	free(out);
 	/* one more than ten: said; ten: nothing left out */
 	json_array_remove(al_doc_get(doc, "why.events"), 11);
-	out = render(&al_reporter_text, &in, &rc);
+	out = text_of(doc, false);
 	assert_non_null(strstr(out, "because 9\n  ... 1 more (--why lists them all)\nverdict: "));
 	free(out);
 	json_array_remove(al_doc_get(doc, "why.events"), 10);
-	out = render(&al_reporter_text, &in, &rc);
-	assert_int_equal(count(out, " s  late    1.50 ms  "), 10);
+	out = text_of(doc, false);
+	assert_int_equal(report_count(out, " s  late    1.50 ms  "), 10);
 	assert_non_null(strstr(out, "because 9\nverdict: "));
+	free(out);
 	/* the event's kind as the document says */
 	json_object_set_new(json_array_get(al_doc_get(doc, "why.events"), 0), "kind",
 			    json_string("xrun"));
-	free(out);
-	out = render(&al_reporter_text, &in, &rc);
+	out = text_of(doc, false);
 	assert_non_null(strstr(out, "\n     0.000 s  xrun    1.50 ms  preempted     because 0\n"));
 	free(out);
 	json_decref(doc);
@@ -190,7 +163,6 @@ text_nothing_without_it_or_quiet(void **state)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	char *out;
-	int rc;
 
 	(void)state;
 	assert_int_equal(al_report_text_summary(&in, true, f), 0);
@@ -200,14 +172,36 @@ text_nothing_without_it_or_quiet(void **state)
 	assert_non_null(strstr(buf, "summary: "));
 	free(buf);
 	json_object_set_new(doc, "why", json_null());
-	out = render(&al_reporter_text, &in, &rc);
-	assert_int_equal(rc, 0);
+	out = text_of(doc, true);
 	assert_null(strstr(out, "why"));
 	assert_null(strstr(out, "verdict"));
 	free(out);
 	json_object_del(doc, "why");
-	out = render(&al_reporter_text, &in, &rc);
+	out = text_of(doc, true);
 	assert_null(strstr(out, "verdict"));
+	free(out);
+	json_decref(doc);
+}
+
+/* More classes than there are (a document from elsewhere): the largest 9, most first. */
+static void
+head_keeps_the_largest_classes(void **state)
+{
+	json_t *doc = why_doc(2, "none"), *classes = json_object();
+	char name[8], *out;
+
+	(void)state;
+	for (int i = 1; i <= 11; i++) {
+		snprintf(name, sizeof(name), "c%d", i);
+		json_object_set_new(classes, name, json_integer(i == 4 ? 11 : i));
+	}
+	json_object_set_new(classes, "zero", json_integer(0));
+	json_object_set_new(classes, "text", json_string("5"));
+	json_object_set_new(json_object_get(doc, "why"), "classes", classes);
+	out = text_of(doc, false);
+	assert_non_null(strstr(out, "\nwhy: 4 events later than 1333.3 us (one period) or xruns: "
+				    "c4 11, c11 11, c10 10, c9 9, c8 8, c7 7, c6 6, c5 5, c3 3, "
+				    "1 not classified\n"));
 	free(out);
 	json_decref(doc);
 }
@@ -216,8 +210,8 @@ text_nothing_without_it_or_quiet(void **state)
 static void
 markdown_under_a_comparison(void **state)
 {
-	json_t *a = load(run_doc), *b = why_doc(4, "none");
-	json_t *cmp = load("{\"schema\": \"audiolat.compare/1\", \"baseline\": \"A\","
+	json_t *a = report_load(run_doc), *b = why_doc(4, "none");
+	json_t *cmp = report_load("{\"schema\": \"audiolat.compare/1\", \"baseline\": \"A\","
 			   " \"results\": [{\"key\": \"A\"}, {\"key\": \"B\"}], \"scopes\": []}");
 	struct al_report_doc d[2] = {{a, "a"}, {b, "b"}};
 	struct al_report_input in = {.docs = d, .n = 2, .compare = cmp};
@@ -227,9 +221,9 @@ markdown_under_a_comparison(void **state)
 	(void)state;
 	json_object_set_new(b, "label", json_string("new|<b>"));
 	json_array_set_new(al_doc_get(b, "why.verdict.advice"), 0, json_string("a `b` | c"));
-	out = render(&al_reporter_markdown, &in, &rc);
+	out = report_render(&al_reporter_markdown, &in, &rc);
 	assert_int_equal(rc, 0);
-	assert_int_equal(count(out, "dropped out**"), 1);
+	assert_int_equal(report_count(out, "dropped out**"), 1);
 	assert_non_null(strstr(out, "\n**Why B dropped out** (new\\|\\<b\\>): 6 events later than "
 				    "1333.3 us (one period) or xruns: preempted 3, unattributed 1, "
 				    "1 not classified\n"));
@@ -265,7 +259,7 @@ html_section_escaped_and_capped(void **state)
 	json_object_set_new(e1, "wait_ns", json_null());
 	json_object_set_new(json_array_get(json_object_get(why, "events"), 2), "kind",
 			    json_string("xrun"));
-	out = render(&al_reporter_html, &in, &rc);
+	out = report_render(&al_reporter_html, &in, &rc);
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(out, "<h3>Why it dropped out</h3>\n<p class=\"fail\">not suitable: "
 				    "0 xruns, dominant cause preempted</p>\n<ul class=\"advice\">\n"
@@ -280,8 +274,8 @@ html_section_escaped_and_capped(void **state)
 	assert_non_null(strstr(out, "<tr><td>preempted</td><td class=\"num\">249</td></tr>\n"
 				    "<tr><td>x&lt;y&gt;</td>"));
 	/* 200 rows, then how many there were */
-	assert_int_equal(count(out, " s</td><td>late</td>"), 199);
-	assert_int_equal(count(out, " s</td><td class=\"fail\">xrun</td>"), 1);
+	assert_int_equal(report_count(out, " s</td><td>late</td>"), 199);
+	assert_int_equal(report_count(out, " s</td><td class=\"fail\">xrun</td>"), 1);
 	assert_non_null(strstr(out, "<td class=\"small\">because 199</td></tr>\n</tbody></table>\n"
 				    "<p class=\"small\">250 event(s) listed in the result, the first "
 				    "200 shown; 1 more classified, not kept.</p>"));
@@ -295,8 +289,8 @@ html_section_escaped_and_capped(void **state)
 	while (json_array_size(json_object_get(why, "events")) > 2)
 		json_array_remove(json_object_get(why, "events"), 0);
 	json_object_set_new(json_object_get(why, "verdict"), "line", json_string("v <i>"));
-	out = render(&al_reporter_html, &in, &rc);
-	assert_int_equal(count(out, "<td class=\"small\">"), 2);
+	out = report_render(&al_reporter_html, &in, &rc);
+	assert_int_equal(report_count(out, "<td class=\"small\">"), 2);
 	assert_non_null(strstr(out, "<td class=\"small\">&lt;script&gt;alert(&#39;x&#39;)&lt;/script"
 				    "&gt; &amp; &quot;q&quot;</td></tr>\n</tbody></table>\n"
 				    "<p class=\"small\">2 event(s) listed in the result, the first 2 "
@@ -306,7 +300,7 @@ html_section_escaped_and_capped(void **state)
 	assert_null(strstr(out, "<i>"));
 	free(out);
 	json_object_set_new(doc, "why", json_null());
-	out = render(&al_reporter_html, &in, &rc);
+	out = report_render(&al_reporter_html, &in, &rc);
 	assert_int_equal(rc, 0);
 	assert_null(strstr(out, "Why it dropped out"));
 	free(out);
@@ -320,6 +314,7 @@ main(void)
 	    cmocka_unit_test(text_head_verdict_and_no_cards_without_xruns),
 	    cmocka_unit_test(text_first_ten_cards_of_a_run_with_xruns),
 	    cmocka_unit_test(text_nothing_without_it_or_quiet),
+	    cmocka_unit_test(head_keeps_the_largest_classes),
 	    cmocka_unit_test(markdown_under_a_comparison),
 	    cmocka_unit_test(html_section_escaped_and_capped),
 	};
