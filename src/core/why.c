@@ -50,7 +50,7 @@ storm(int64_t n, int64_t expected)
 static bool
 throttled(const struct al_why_evidence *v)
 {
-	return v->rt_limit_pct > 0 && v->busy_pct >= 0 && v->busy_pct + 5 >= v->rt_limit_pct;
+	return v->rt_limit_pct > 0 && v->busy_pct >= 0 && v->busy_pct + 10 >= v->rt_limit_pct;
 }
 
 enum al_why_class
@@ -103,6 +103,27 @@ ms(int64_t ns)
 	return (double)ns / 1e6;
 }
 
+/* "no evidence: ..." with the figures that were known */
+static void
+nothing_found(const struct al_why_event *e, char *b, size_t n)
+{
+	const struct al_why_evidence *v = &e->ev;
+	size_t k = (size_t)snprintf(b, n, "no evidence in the %.1f ms around it:", ms(v->window_ns));
+
+	if (k < n && v->wait_ns >= 0)
+		k += (size_t)snprintf(b + k, n - k, " waited %.2f ms,", ms(v->wait_ns));
+	if (k < n && v->cpu_ns >= 0)
+		k += (size_t)snprintf(b + k, n - k, " ran %.2f ms,", ms(v->cpu_ns));
+	if (k < n && v->minflt >= 0)
+		k += (size_t)snprintf(b + k, n - k, " no fault,");
+	if (k < n && v->steal_ns >= 0)
+		k += (size_t)snprintf(b + k, n - k, " steal %.0f ms,", ms(v->steal_ns));
+	if (k < n && v->irqs >= 0)
+		k += (size_t)snprintf(b + k, n - k, " %lld interrupts,", (long long)v->irqs);
+	if (k < n && k > 0 && b[k - 1] == ',')
+		b[k - 1] = '\0';
+}
+
 void
 al_why_explain(struct al_why_event *e, int64_t period_ns)
 {
@@ -120,8 +141,9 @@ al_why_explain(struct al_why_event *e, int64_t period_ns)
 		break;
 	case AL_WHY_PREEMPTED:
 		snprintf(b, n, "waited %.2f ms to run on %s at %s %d: a task of equal or higher "
-			 "priority held it (%lld involuntary switches)", ms(v->wait_ns), cpu,
-			 policy_name(v->policy), v->priority, (long long)v->ivcsw);
+			 "priority held it (%lld involuntary switch%s)", ms(v->wait_ns), cpu,
+			 policy_name(v->policy), v->priority, (long long)v->ivcsw,
+			 v->ivcsw == 1 ? "" : "es");
 		break;
 	case AL_WHY_LATE_WAKE:
 		snprintf(b, n, "waited %.2f ms to run on %s at %s: not real-time, the scheduler ran "
@@ -167,9 +189,7 @@ al_why_explain(struct al_why_event *e, int64_t period_ns)
 				 "running thread (a VM's host, SMIs, the clock slowed)", ms(e->work_ns),
 				 (double)e->work_ns / (double)e->budget_ns, ms(e->budget_ns));
 		else
-			snprintf(b, n, "no evidence: waited %.2f ms, ran %.2f ms, no fault, steal "
-				 "%.0f ms, %lld interrupts in %.1f ms", ms(v->wait_ns), ms(v->cpu_ns),
-				 ms(v->steal_ns), (long long)v->irqs, ms(v->window_ns));
+			nothing_found(e, b, n);
 		break;
 	}
 }
@@ -288,6 +308,6 @@ al_why_verdict(struct al_why *w, int64_t period_frames, int64_t rate_hz, int per
 	else
 		snprintf(v->line, sizeof(v->line), "not suitable: %llu xruns, no cause classified",
 			 (unsigned long long)xruns);
-	if (v->dominant >= 0 && (!v->suitable || w->count[v->dominant]))
+	if (v->dominant >= 0 && !v->suitable)
 		advise(w, v->dominant, memlock_ok, rtprio_ok);
 }

@@ -12,8 +12,8 @@
  *   preempted     run-queue wait covers half the lateness or more, the
  *                 thread being real-time: only a task of equal or higher
  *                 priority (or an IRQ thread) holds it; but when the
- *                 thread itself had used its CPU up to the kernel's limit
- *                 for real-time threads over the second before
+ *                 thread itself had used its CPU to within 10 points of the
+ *                 kernel's limit for real-time threads over the second up to it
  *                 (sched_rt_runtime_us), the kernel throttled it: own-work
  *   late-wake     the same with the thread at SCHED_OTHER: the fair
  *                 scheduler woke it late
@@ -77,7 +77,7 @@ struct al_why_evidence {
 	int64_t irqs_expected; /* ... at the CPU's rate over the run so far */
 	int64_t softirqs;      /* softirqs it ran (/proc/softirqs) */
 	int64_t softirqs_expected;
-	int busy_pct;          /* the thread's share of its CPU over the second before, %, -1 */
+	int busy_pct;          /* the thread's share of its CPU over the second (half at least) up to the sample after it, %, -1 */
 	int rt_limit_pct;      /* what real-time threads may take of a CPU (sched_rt_runtime_us), -1: no limit */
 	bool stopped;          /* a sample saw the thread stopped (state T or t) */
 	int cpu;               /* the CPU the thread last ran on, -1 */

@@ -57,15 +57,18 @@ evidence_json(const struct al_why_evidence *v)
 						 (size_t)v->policy < sizeof(policies) / sizeof(policies[0])
 					 ? policies[v->policy] : NULL));
 	json_object_set_new(o, "priority", json_integer(v->priority));
+	json_object_set_new(o, "busy_pct", al_json_int_or_null(v->busy_pct, -1));
+	json_object_set_new(o, "rt_limit_pct", al_json_int_or_null(v->rt_limit_pct, -1));
 	return o;
 }
 
 static json_t *
 event_json(const struct al_why_event *e)
 {
-	return json_pack("{s:I, s:I, s:I, s:o, s:I, s:s, s:o, s:o, s:o}", "t_ns", (json_int_t)e->t_ns,
-			 "size_ns", (json_int_t)e->size_ns, "late_ns", (json_int_t)e->late_ns,
-			 "work_ns", al_json_int_or_null(e->work_ns, -1), "periods",
+	return json_pack("{s:I, s:I, s:I, s:o, s:o, s:I, s:s, s:o, s:o, s:o}", "t_ns",
+			 (json_int_t)e->t_ns, "size_ns", (json_int_t)e->size_ns, "late_ns",
+			 (json_int_t)e->late_ns, "work_ns", al_json_int_or_null(e->work_ns, -1),
+			 "work_usual_ns", al_json_int_or_null(e->budget_ns, -1), "periods",
 			 (json_int_t)e->periods, "kind", e->xrun ? "xrun" : "late", "class",
 			 al_json_text(al_why_class_name(e->cls)), "because",
 			 field(e->because, sizeof(e->because), false), "evidence",

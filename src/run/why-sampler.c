@@ -22,6 +22,7 @@ al_why_run_init(struct al_why_run *x, struct al_result *r, int64_t period_ns,
 	x->fd_schedstat = x->fd_stat = x->fd_status = x->fd_pstat = x->fd_irq = x->fd_softirq = -1;
 	x->period_ns = period_ns;
 	x->work_avg_ns = -1;
+	x->xrun_event = -1;
 	x->threshold_ns = threshold_ns > 0 ? threshold_ns : period_ns;
 	x->sample_ns = AL_WHY_SAMPLE_NS_DEFAULT;
 	x->samples = calloc(AL_WHY_SAMPLES, sizeof(*x->samples));
@@ -253,19 +254,20 @@ classify(struct al_why_run *x, const struct al_why_mark *m)
 		if ((rate = median_rate(x, 1)) >= 0 && x->sample_ns > 0)
 			v->softirqs_expected = rate * (hi - lo);
 	}
-	/* the thread's share of its CPU over the second before the event */
+	/* the thread's share of its CPU over the second up to the sample after the event */
 	v->busy_pct = -1;
 	v->rt_limit_pct = x->rt_limit_pct;
-	if (lo > oldest) {
-		uint64_t k = lo;
+	{
+		uint64_t k = hi;
 
-		while (k > oldest && a->t_ns - x->samples[k & (AL_WHY_SAMPLES - 1)].t_ns < AL_NS_PER_SEC)
+		while (k > oldest &&
+		       b->t_ns - x->samples[(k - 1) & (AL_WHY_SAMPLES - 1)].t_ns <= AL_NS_PER_SEC)
 			k--;
 		const struct al_why_sample *o = &x->samples[k & (AL_WHY_SAMPLES - 1)];
-		int64_t ran = diff(o->run_ns, a->run_ns);
+		int64_t ran = diff(o->run_ns, b->run_ns);
 
-		if (ran >= 0 && a->t_ns - o->t_ns >= AL_NS_PER_SEC / 2)
-			v->busy_pct = (int)(100 * ran / (a->t_ns - o->t_ns));
+		if (ran >= 0 && b->t_ns - o->t_ns >= AL_NS_PER_SEC / 2)
+			v->busy_pct = (int)(100 * ran / (b->t_ns - o->t_ns));
 	}
 	for (i = lo; i <= hi && !v->stopped; i++)
 		v->stopped = x->samples[i & (AL_WHY_SAMPLES - 1)].stopped;
@@ -313,6 +315,20 @@ drain(struct al_why_run *x, bool final)
 			end = m->xrun_start_ns + m->xrun_ns;
 		if (!final && end >= last)
 			break;
+		if (m->xrun_ns > 0 && m->xrun_start_ns < x->xrun_end_ns) {
+			/* the same starvation seen again (one stall is one event): it grows */
+			if (m->xrun_start_ns + m->xrun_ns > x->xrun_end_ns) {
+				if (x->xrun_event >= 0)
+					x->w->events[x->xrun_event].size_ns +=
+						m->xrun_start_ns + m->xrun_ns - x->xrun_end_ns;
+				x->xrun_end_ns = m->xrun_start_ns + m->xrun_ns;
+			}
+			continue;
+		}
+		if (m->xrun_ns > 0) {
+			x->xrun_end_ns = m->xrun_start_ns + m->xrun_ns;
+			x->xrun_event = x->w->n_events < AL_WHY_EVENTS_MAX ? (long)x->w->n_events : -1;
+		}
 		if (x->n_samples)
 			classify(x, m);
 		else

@@ -72,6 +72,8 @@ struct al_why_run {
 	int rt_limit_pct;            /* sched_rt_runtime_us of sched_rt_period_us, -1 none */
 	char *buf;                   /* for /proc/interrupts */
 	size_t buf_size;
+	int64_t xrun_end_ns;         /* the end of the last xrun event (absolute), 0 */
+	long xrun_event;             /* its index in w->events, -1: not kept */
 };
 
 /*

@@ -28,7 +28,7 @@ bad() { # bad OPTION-NAME ARGS...
 bad "-P/--period" -P 0
 bad "-r/--rate" -r 0
 bad "-n/--periods" -n 1
-bad "-L/--cpu-load" -L 101
+bad "-L/--cpu-load" -L 1001
 bad "-b/--backend" -b nosuch
 bad "-d/--duration" -d 10parsecs
 bad "-d/--duration" -d ""

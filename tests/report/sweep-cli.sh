@@ -97,8 +97,8 @@ t_exit 2 "a bad list: usage error" "$AUDIOLAT" sweep --period 64,,128
 t_grep "$ERR" "^audiolat sweep: -P/--period: '64,,128' has an empty item$" "... naming the option"
 t_exit 2 "an unknown backend: usage error" "$AUDIOLAT" sweep -b sim,nosuch
 t_grep "$ERR" "unknown backend 'nosuch'" "... naming it"
-t_exit 2 "a bad run option: usage error before any run" "$AUDIOLAT" sweep -L 200 -d 1s
-t_grep "$ERR" "^audiolat sweep: -L/--cpu-load: '200' is not in 0..100$" "... naming run's option"
+t_exit 2 "a bad run option: usage error before any run" "$AUDIOLAT" sweep -L 1200 -d 1s
+t_grep "$ERR" "^audiolat sweep: -L/--cpu-load: '1200' is not in 0..1000$" "... naming run's option"
 t_exit 2 "--periods 1: usage error" "$AUDIOLAT" sweep --periods 1,2
 t_exit 2 "--fragments: usage error (the grid's -n/-P lists would override it)" "$AUDIOLAT" sweep --fragments 3x256
 t_grep "$ERR" "^audiolat sweep: --fragments: a sweep takes -n and -P lists \(--fragments 3x256 is -n 3 -P 64\)$" "... saying what to use"

@@ -165,7 +165,7 @@ run_options(void **state)
 	expect_error(PARSE(&p, err, "-d", "10parsecs"), err,
 		     "-d/--duration: '10parsecs' is not a duration");
 	al_sweep_cli_free(&p);
-	expect_error(PARSE(&p, err, "-L", "101"), err, "-L/--cpu-load: '101' is not in 0..100");
+	expect_error(PARSE(&p, err, "-L", "1001"), err, "-L/--cpu-load: '1001' is not in 0..1000");
 	al_sweep_cli_free(&p);
 	expect_error(PARSE(&p, err, "--nosuch"), err, "unknown option '--nosuch'");
 	al_sweep_cli_free(&p);

@@ -87,7 +87,7 @@ bad_values_name_the_option(void **state)
 	expect_error(PARSE("-P", "0"), "-P/--period");
 	expect_error(PARSE("-r", "0"), "-r/--rate");
 	expect_error(PARSE("-n", "1"), "-n/--periods");
-	expect_error(PARSE("-L", "101"), "-L/--cpu-load");
+	expect_error(PARSE("-L", "1001"), "-L/--cpu-load");
 	expect_error(PARSE("-p", "100"), "-p/--priority");
 	expect_error(PARSE("-b", "nosuch"), "-b/--backend");
 	expect_error(PARSE("-d", "10x"), "-d/--duration");

@@ -72,11 +72,11 @@ test_throttled(void **state)
 
 	(void)state;
 	e.ev.wait_ns = 2 * MS;
-	e.ev.busy_pct = 90; /* within 5 of the 95 % limit: the kernel throttled it */
+	e.ev.busy_pct = 85; /* within 10 of the 95 % limit: the kernel throttled it */
 	assert_int_equal(e.cls = al_why_classify(&e, PERIOD_NS), AL_WHY_OWN_WORK);
 	al_why_explain(&e, PERIOD_NS);
 	assert_non_null(strstr(e.because, "throttled"));
-	e.ev.busy_pct = 89;
+	e.ev.busy_pct = 84;
 	assert_int_equal(al_why_classify(&e, PERIOD_NS), AL_WHY_PREEMPTED);
 	e.ev.busy_pct = 99;
 	e.ev.rt_limit_pct = -1; /* no limit: no throttling */
@@ -191,6 +191,15 @@ test_explain(void **state)
 	al_why_explain(&e, PERIOD_NS);
 	assert_string_equal(e.because, "waited 2.00 ms to run on CPU 1 at SCHED_FIFO 80: a task of "
 				       "equal or higher priority held it (3 involuntary switches)");
+	e.ev.ivcsw = 1;
+	al_why_explain(&e, PERIOD_NS);
+	assert_non_null(strstr(e.because, "(1 involuntary switch)"));
+	e = late();
+	e.ev.steal_ns = -1;
+	e.ev.irqs = -1;
+	e.cls = al_why_classify(&e, PERIOD_NS);
+	al_why_explain(&e, PERIOD_NS);
+	assert_string_equal(e.because, "no evidence in the 10.0 ms around it: waited 0.00 ms, ran 5.00 ms, no fault");
 	e = late();
 	e.ev.minflt = 400;
 	e.cls = al_why_classify(&e, PERIOD_NS);
@@ -219,6 +228,12 @@ test_verdict_suitable(void **state)
 	assert_int_equal(w.verdict.dominant, -1);
 	assert_int_equal(w.verdict.n_advice, 0);
 	assert_non_null(strstr(w.verdict.line, "suitable for 192 frames at 48000 Hz"));
+	/* a suitable run with events of its own gets no advice */
+	w.count[AL_WHY_PREEMPTED] = 2;
+	al_why_verdict(&w, 64, 48000, 4, PERIOD_NS * 3 / 2, 0, true, true);
+	assert_true(w.verdict.suitable);
+	assert_int_equal(w.verdict.n_advice, 0);
+	w.count[AL_WHY_PREEMPTED] = 0;
 	/* never less than 2 periods */
 	al_why_verdict(&w, 64, 48000, 3, 0, 0, true, true);
 	assert_int_equal(w.verdict.buffer_frames, 128);
