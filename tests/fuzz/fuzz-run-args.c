@@ -32,7 +32,7 @@ check_ok(const struct al_run_cli *p)
 	FUZZ_CHECK(c->period_frames >= 1 && c->period_frames <= 1048576, "period %" PRId64,
 		   c->period_frames);
 	FUZZ_CHECK(c->periods >= 2 && c->periods <= 1024, "periods %d", c->periods);
-	FUZZ_CHECK(c->cpu_load_pct >= 0 && c->cpu_load_pct <= 100, "cpu load %d",
+	FUZZ_CHECK(c->cpu_load_pct >= 0 && c->cpu_load_pct <= 1000, "cpu load %d",
 		   c->cpu_load_pct);
 	FUZZ_CHECK(c->priority >= 0 && c->priority <= 99, "priority %d", c->priority);
 	FUZZ_CHECK(c->affinity_cpu == -1 || (c->affinity_cpu >= 0 && c->affinity_cpu <= 4095),
