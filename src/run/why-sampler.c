@@ -2,15 +2,18 @@
 /* The unprivileged evidence behind a cause, sampled beside the run (why-sampler.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/clock.h"
 #include "why-sampler.h"
 
 #define IRQ_BUF (256 * 1024)
+#define SAMPLE_MAX_NS (50 * AL_NS_PER_MS) /* the longest interval slow_down() makes */
 #define BASE_SAMPLES 512 /* the recent samples whose median rate is the expected one */
 
 int
@@ -172,7 +175,11 @@ cmp64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The median count per sample interval over the recent samples (irqs: which 0, softirqs 1), -1. */
+/*
+ * The median rate over the recent sample intervals, per second (irqs:
+ * which 0, softirqs 1), -1: a rate, not a count per interval, since an
+ * interval lasts longer when the sampler was held off the CPU.
+ */
 static int64_t
 median_rate(const struct al_why_run *x, int which)
 {
@@ -185,8 +192,8 @@ median_rate(const struct al_why_run *x, int which)
 		const struct al_why_sample *b = &x->samples[i & (AL_WHY_SAMPLES - 1)];
 		int64_t v = which ? diff(a->softirqs, b->softirqs) : diff(a->irqs, b->irqs);
 
-		if (v >= 0 && a->cpu == b->cpu)
-			d[n++] = v;
+		if (v >= 0 && a->cpu == b->cpu && b->t_ns > a->t_ns)
+			d[n++] = v * AL_NS_PER_SEC / (b->t_ns - a->t_ns);
 	}
 	if (!n)
 		return -1;
@@ -249,10 +256,15 @@ classify(struct al_why_run *x, const struct al_why_mark *m)
 		v->irq_ns = ticks_ns(x, diff(a->irq_ticks, b->irq_ticks));
 		v->irqs = diff(a->irqs, b->irqs);
 		v->softirqs = diff(a->softirqs, b->softirqs);
-		if ((rate = median_rate(x, 0)) >= 0 && x->sample_ns > 0)
-			v->irqs_expected = rate * (hi - lo);
-		if ((rate = median_rate(x, 1)) >= 0 && x->sample_ns > 0)
-			v->softirqs_expected = rate * (hi - lo);
+		if (!x->rates_known) { /* once per batch of marks: the samples have not moved */
+			x->rate[0] = median_rate(x, 0);
+			x->rate[1] = median_rate(x, 1);
+			x->rates_known = true;
+		}
+		if ((rate = x->rate[0]) >= 0)
+			v->irqs_expected = rate * v->window_ns / AL_NS_PER_SEC;
+		if ((rate = x->rate[1]) >= 0)
+			v->softirqs_expected = rate * v->window_ns / AL_NS_PER_SEC;
 	}
 	/* the thread's share of its CPU over the second up to the sample after the event */
 	v->busy_pct = -1;
@@ -305,6 +317,8 @@ static void
 drain(struct al_why_run *x, bool final)
 {
 	uint32_t first, k, ready = al_spsc_ready(&x->idx, &first);
+
+	x->rates_known = false;
 	int64_t last = x->n_samples ? x->samples[(x->n_samples - 1) & (AL_WHY_SAMPLES - 1)].t_ns : 0;
 
 	for (k = 0; k < ready; k++) {
@@ -364,6 +378,34 @@ take(struct al_why_run *x)
 	x->n_samples++;
 }
 
+/* this thread's CPU time */
+static int64_t
+thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return 0;
+	return (int64_t)ts.tv_sec * AL_NS_PER_SEC + ts.tv_nsec;
+}
+
+/*
+ * The sampler takes at most 2 % of a CPU: a sample (and the marks it
+ * classified) that cost more than 2 % of the interval lengthens it, up to
+ * SAMPLE_MAX_NS (a slow machine, an emulated one: the qemu guest's single
+ * CPU under TCG, where 5 ms left little of what the audio thread left for
+ * the rest). The longest interval used is the one reported.
+ */
+static void
+slow_down(struct al_why_run *x, int64_t cost_ns)
+{
+	if (cost_ns * 50 <= x->sample_ns || x->sample_ns >= SAMPLE_MAX_NS)
+		return;
+	x->sample_ns = cost_ns * 50 < SAMPLE_MAX_NS ? cost_ns * 50 : SAMPLE_MAX_NS;
+	if (x->sample_ns > x->w->sample_ns)
+		x->w->sample_ns = x->sample_ns;
+}
+
 static void *
 sampler(void *arg)
 {
@@ -375,8 +417,11 @@ sampler(void *arg)
 		if (!tid && (tid = atomic_load(&x->tid)))
 			open_files(x, tid);
 		if (tid) {
+			int64_t cpu0_ns = thread_cpu_ns();
+
 			take(x);
 			drain(x, false);
+			slow_down(x, thread_cpu_ns() - cpu0_ns);
 		}
 		next += x->sample_ns;
 		if (next < al_clock_now_ns())
@@ -414,6 +459,7 @@ rt_limit_pct(void)
 int
 al_why_run_start(struct al_why_run *x, int64_t origin_ns)
 {
+	sigset_t all, old;
 	int rc;
 
 	if (!x->w)
@@ -421,7 +467,11 @@ al_why_run_start(struct al_why_run *x, int64_t origin_ns)
 	x->origin_ns = origin_ns;
 	x->ticks_per_s = sysconf(_SC_CLK_TCK);
 	x->rt_limit_pct = rt_limit_pct();
+	/* signals go to the controlling thread only, as the audio thread's do */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
 	rc = -pthread_create(&x->thread, NULL, sampler, x);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	x->started = rc == 0;
 	if (rc)
 		snprintf(x->w->note, sizeof(x->w->note), "the evidence thread did not start: %s",
