@@ -18,7 +18,9 @@
  *   late-wake     the same with the thread at SCHED_OTHER: the fair
  *                 scheduler woke it late
  *   host          the CPU's steal covers half the lateness (a VM's host)
- *   page-fault    the thread faulted pages in the window
+ *   page-fault    the thread took a major fault in the window, or minor
+ *                 ones that at 10 us each would cover the lateness (one
+ *                 stray fault is no cause of a late period)
  *   own-work      the period's own work took longer than the period, and
  *                 no more than 1.25 times what it usually takes (audiolat's
  *                 work is the same every period): the budget is too small.

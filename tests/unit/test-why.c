@@ -105,9 +105,14 @@ test_order(void **state)
 	e.ev.wait_ns = 0;
 	assert_int_equal(al_why_classify(&e, PERIOD_NS), AL_WHY_HOST);
 	e.ev.steal_ns = 0;
+	/* 3 minor faults cannot have cost 1 ms of a 2 ms lateness; 100 can */
+	assert_int_equal(al_why_classify(&e, PERIOD_NS), AL_WHY_UNATTRIBUTED);
+	e.ev.minflt = 100;
 	assert_int_equal(al_why_classify(&e, PERIOD_NS), AL_WHY_PAGE_FAULT);
+	e.ev.minflt = 99;
+	assert_int_equal(al_why_classify(&e, PERIOD_NS), AL_WHY_UNATTRIBUTED);
 	e.ev.minflt = 0;
-	e.ev.majflt = 1;
+	e.ev.majflt = 1; /* a major fault can */
 	assert_int_equal(al_why_classify(&e, PERIOD_NS), AL_WHY_PAGE_FAULT);
 	e.ev.majflt = -1; /* not known: no fault */
 	assert_int_equal(al_why_classify(&e, PERIOD_NS), AL_WHY_UNATTRIBUTED);
