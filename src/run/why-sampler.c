@@ -120,12 +120,12 @@ sample(struct al_why_run *x, struct al_why_sample *s)
 		/* after "comm)": state(3) ... minflt(10) majflt(12) ... processor(39) rt_priority(40) policy(41) */
 		char state = '?';
 		long long f[42] = { 0 };
-		int i = 4, n;
+		int i = 4;
 		char *q = p + 2, *end;
 
 		state = *q;
 		q++;
-		for (n = 0; i < 42; i++, n++) {
+		for (; i < 42; i++) {
 			f[i] = strtoll(q, &end, 10);
 			if (end == q)
 				break;
@@ -291,11 +291,10 @@ classify(struct al_why_run *x, const struct al_why_mark *m)
 	e.budget_ns = m->work_avg_ns;
 	e.periods = m->periods;
 	e.xrun = m->xrun_ns > 0;
-	e.size_ns = m->seen_ns - m->boundary_ns - (m->work_ns > 0 ? m->work_ns : 0);
-	if (m->work_ns > x->period_ns)
+	/* how late it was served: its wake-up, or its write past the next boundary, or its xrun */
+	e.size_ns = e.late_ns;
+	if (m->work_ns > x->period_ns && m->seen_ns - m->boundary_ns - x->period_ns > e.size_ns)
 		e.size_ns = m->seen_ns - m->boundary_ns - x->period_ns;
-	if (e.size_ns < e.late_ns)
-		e.size_ns = e.late_ns;
 	if (e.xrun && m->xrun_ns > e.size_ns)
 		e.size_ns = m->xrun_ns;
 	e.cls = al_why_classify(&e, x->period_ns);
