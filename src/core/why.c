@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "clock.h"
 #include "why.h"
 
 static const char *const class_names[AL_WHY_CLASSES] = {
@@ -64,7 +65,7 @@ faults_cover(const struct al_why_evidence *v, int64_t size_ns)
 static bool
 throttled(const struct al_why_evidence *v)
 {
-	return v->rt_limit_pct > 0 && v->busy_pct >= 0 && v->busy_pct + 10 >= v->rt_limit_pct;
+	return v->rt_limit_pct > 0 && v->busy_pct >= 0 && v->busy_pct + 5 >= v->rt_limit_pct;
 }
 
 enum al_why_class
@@ -270,7 +271,7 @@ al_why_verdict(struct al_why *w, int64_t period_frames, int64_t rate_hz, int per
 	       int64_t max_served_ns, uint64_t xruns, bool memlock_ok, bool rtprio_ok)
 {
 	struct al_why_verdict *v = &w->verdict;
-	int64_t period_ns = rate_hz > 0 ? period_frames * 1000000000LL / rate_hz : 0;
+	int64_t period_ns = rate_hz > 0 ? al_frames_to_ns(period_frames, rate_hz) : 0;
 	uint64_t classified = 0, best = 0;
 	int64_t need_periods;
 

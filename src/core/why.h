@@ -12,7 +12,7 @@
  *   preempted     run-queue wait covers half the lateness or more, the
  *                 thread being real-time: only a task of equal or higher
  *                 priority (or an IRQ thread) holds it; but when the
- *                 thread itself had used its CPU to within 10 points of the
+ *                 thread itself had used its CPU to within 5 points of the
  *                 kernel's limit for real-time threads over the second up to it
  *                 (sched_rt_runtime_us), the kernel throttled it: own-work
  *   late-wake     the same with the thread at SCHED_OTHER: the fair
