@@ -22,7 +22,7 @@
  *                 ones that at 10 us each would cover the lateness (one
  *                 stray fault is no cause of a late period)
  *   own-work      the period's own work took longer than the period, and
- *                 no more than 1.25 times what it usually takes (audiolat's
+ *                 no more than 1.1 times what it usually takes (audiolat's
  *                 work is the same every period): the budget is too small.
  *                 Work slowed beyond that, with nothing else to show, is
  *                 time taken from a running thread: unattributed, saying so

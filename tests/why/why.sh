@@ -128,7 +128,10 @@ check own-work own-work
 # docs/why.md), at most 3 in the run
 measure control -d 4s
 jq -r '.why.events[] | "# control: \(.t_ns / 1e6 | floor) ms \(.class): \(.because)"' "$T_TMP/control.json" | head -n 20
-t_json "$BE control: no page-fault, own-work or late-wake event" \
+# the classes seen, in the check's name: a failure says which it was
+seen=$(jq -c '[.why.events[] | .class] | group_by(.) | map("\(.[0]) \(length)") | join(", ")' "$T_TMP/control.json" 2>/dev/null)
+jq -c '.why.events[] | select(.class | IN("page-fault", "own-work", "late-wake")) | {t_ns, class, size_ns, late_ns, work_ns, work_usual_ns, evidence}' "$T_TMP/control.json" 2>/dev/null | sed 's/^/# control: planted class: /'
+t_json "$BE control: no page-fault, own-work or late-wake event (${seen:-none})" \
 	'[.why.events[] | select(.class | IN("page-fault", "own-work", "late-wake"))] | length == 0' \
 	"$T_TMP/control.json"
 t_json "$BE control: 3 preempted events at most" \
