@@ -24,6 +24,7 @@
 #include "core/text.h"
 #include "clients-private.h"
 #include "clients.h"
+#include "tracefs-dir.h"
 
 /* x86's vector interrupts (they bypass irq_handler_entry), as trace.c records them */
 static const char *const vectors[N_VECTORS] = { "local_timer", "reschedule", "call_function",
@@ -140,6 +141,9 @@ al_clients_open(struct al_clients **out, size_t buffer_kb, char *err, size_t err
 		return al_text_err(err, err_size, -ENOMEM, "out of memory");
 	}
 	tracefs_set_loglevel(TEP_LOG_NONE);
+	rc = al_tracefs_ready(err, err_size);
+	if (rc)
+		goto fail;
 	remove_stale();
 	snprintf(c->name, sizeof(c->name), "audiolat-%d" CLIENTS_SUFFIX, (int)getpid());
 	c->inst = tracefs_instance_create(c->name);

@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <unistd.h>
 
 #include <event-parse.h>
@@ -26,6 +25,7 @@
 #include "core/text.h"
 #include "trace-private.h"
 #include "trace.h"
+#include "tracefs-dir.h"
 
 /* the per-CPU buffer of the CPUs we do not trace */
 #define OTHER_CPUS_KB 4
@@ -69,8 +69,6 @@ struct al_trace {
 	uint64_t events, lost_pages;
 	bool armed;                   /* the rich events are enabled too */
 	pid_t follow_tid;             /* al_trace_follow: its own wake-up unrecorded until armed */
-	bool mounted_here;
-	char mount_path[PATH_MAX];
 };
 
 /*
@@ -210,26 +208,18 @@ remove_stale(void)
 }
 
 static int
-check_tracefs(struct al_trace *t, char *err, size_t err_size)
+check_tracefs(char *err, size_t err_size)
 {
-	const char *path = NULL;
+	const char *path;
 	char *dir;
 	int rc;
 
-	rc = tracefs_tracing_dir_is_mounted(false, &path);
-	if (rc == 0) {
-		if (geteuid() != 0)
-			return fail(err, err_size, -EPERM,
-				    "tracing needs root: tracefs is not mounted and only root can mount it");
-		rc = tracefs_tracing_dir_is_mounted(true, &path);
-		if (rc < 0 || !path)
-			return fail(err, err_size, -ENOENT,
-				    "no tracefs: mounting it on /sys/kernel/tracing failed (kernel without CONFIG_TRACING?)");
-		t->mounted_here = true;
-		snprintf(t->mount_path, sizeof(t->mount_path), "%s", path);
-	} else if (rc < 0 || !path) {
+	rc = al_tracefs_ready(err, err_size);
+	if (rc)
+		return rc;
+	path = tracefs_tracing_dir();
+	if (!path)
 		return fail(err, err_size, -ENOENT, "no tracefs (kernel without CONFIG_TRACING?)");
-	}
 	if (asprintf(&dir, "%s/instances", path) < 0)
 		return fail(err, err_size, -ENOMEM, "out of memory");
 	rc = access(dir, W_OK) ? -errno : 0;
@@ -490,7 +480,7 @@ al_trace_open(struct al_trace **out, int cpu, size_t buffer_kb, char *err, size_
 	t->buffer_kb = buffer_kb;
 	tracefs_set_loglevel(TEP_LOG_NONE);
 
-	rc = check_tracefs(t, err, err_size);
+	rc = check_tracefs(err, err_size);
 	if (rc)
 		goto fail;
 	remove_stale();
@@ -573,8 +563,6 @@ al_trace_close(struct al_trace *t)
 		kbuffer_free(t->kbuf);
 	if (t->tep)
 		tep_free(t->tep);
-	if (t->mounted_here)
-		umount(t->mount_path); /* busy when someone else uses it now: then it stays */
 	free(t->page);
 	free(t->ring.ev);
 	free(t->dec);

@@ -15,6 +15,16 @@ need_cmd jack_lsp jackd2
 [ "$(id -u)" -eq 0 ] || t_skip_all "not root (ftrace instances need root)"
 grep -qw tracefs /proc/filesystems || t_skip_all "the kernel has no tracefs"
 [ -x "${JACK_SLOW_CLIENT:-}" ] || t_bail "the slow client is built (JACK_SLOW_CLIENT)"
+# the checks read the clients' instance through the machine's mount of
+# tracefs (audiolat's own, when the machine has none, no one else sees):
+# the test mounts it when the machine has not, and unmounts it at the end
+TR=/sys/kernel/tracing
+if ! mountpoint -q "$TR"; then
+	mount -t tracefs nodev "$TR" || t_bail "cannot mount tracefs on $TR"
+	eval "set -- $(trap -p EXIT)"
+	_jb_tr_exit=${3:-}
+	trap 'umount "$TR" 2>/dev/null; eval "$_jb_tr_exit"' EXIT
+fi
 
 NAME=$(srv_name al-jblame)
 J="$T_TMP/run.json"
@@ -118,7 +128,7 @@ RUN_PID=$!
 t_wait 10 "audiolat's client is on the server" sh -c 'jack_lsp 2>/dev/null | grep -q "^audiolat-[0-9]*:out_1"'
 # (a hog before the clients' events are recorded is in no run)
 t_wait 10 "audiolat records the clients' switches" \
-	grep -qx 1 "/sys/kernel/tracing/instances/audiolat-$RUN_PID-clients/events/sched/sched_switch/enable"
+	grep -qx 1 "$TR/instances/audiolat-$RUN_PID-clients/events/sched/sched_switch/enable"
 : >"$T_TMP/hogs.out"
 for i in 0 1 2 3 4; do
 	sleep 0.3 # (the hogs' spacing: nothing to wait for)

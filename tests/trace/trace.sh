@@ -14,11 +14,13 @@ TR=/sys/kernel/tracing
 grep -qw tracefs /proc/filesystems || t_skip_all "the kernel has no tracefs"
 command -v jq >/dev/null || t_skip_all "jq missing"
 CPU=$(($(nproc) > 1 ? 1 : 0))
-# tracefs as the machine had it: a process killed while it traces (SIGKILL
-# below) leaves the mount audiolat made for it; unmounted again at the end
-# when it was not mounted before
+# tracefs as the machine had it: unmounted again at the end when it was
+# not mounted before (audiolat never leaves a mount: checked below)
 mountpoint -q "$TR" && TR_WAS_MOUNTED=1 || TR_WAS_MOUNTED=
 trap '[ -n "$TR_WAS_MOUNTED" ] || ! mountpoint -q "$TR" || umount "$TR"; rm -rf "$T_TMP"' EXIT
+# the checks look at the instances through the machine's mount: one for
+# the test when the machine has none (audiolat's own is seen by no one)
+[ -n "$TR_WAS_MOUNTED" ] || mount -t tracefs nodev "$TR" || t_bail "cannot mount tracefs on $TR"
 
 # t_no_instances DESC: no audiolat-* instance is left (the harness creates only these)
 t_no_instances() {
@@ -26,6 +28,19 @@ t_no_instances() {
 	mountpoint -q "$TR" && left=$(trace_leaks "$TR" | tr '\n' ' ')
 	[ -z "$left" ] || echo "# left behind: $left"
 	t_result "$([ -z "$left" ] && echo 0 || echo 1)" "$1"
+}
+
+# tr_state: what a run must leave as it found it: tracefs's mounts, its
+# instances, the top level's settings (none of them ours to change)
+tr_state() {
+	local f
+	grep -w tracefs /proc/mounts | cut -d' ' -f2,3
+	mountpoint -q "$TR" || return 0
+	ls "$TR/instances"
+	for f in tracing_on current_tracer trace_clock buffer_size_kb set_event trace_options \
+		tracing_cpumask set_event_pid set_ftrace_pid; do
+		[ -r "$TR/$f" ] && echo "$f: $(md5sum <"$TR/$f")"
+	done
 }
 
 # spikes FILE: the spikes' top causes, as TAP comments
@@ -141,6 +156,8 @@ t_result "$([ $rc -eq 0 ] && echo 0 || echo 1)" "SIGINT during a run: exit 0"
 t_no_instances "SIGINT during a run: no instance left"
 
 # --- SIGKILL: the next open removes the dead process's instance -----------
+STATE0=$(tr_state)
+t_result "$([ -n "$STATE0" ] && echo 0 || echo 1)" "SIGKILL: tracefs's state read before ($(echo "$STATE0" | wc -l) lines)"
 "$V" -c "$CPU" -m hold >"$T_TMP/hold" 2>"$ERR" &
 pid=$!
 t_wait 5 "SIGKILL: trace-victim has opened its instance" test -d "$TR/instances/audiolat-$pid"
@@ -162,6 +179,10 @@ t_result "$([ -d "$TR/instances/audiolat-$$" ] && echo 0 || echo 1)" \
 	"an instance of a live process is left alone"
 rmdir "$TR/instances/audiolat-$$"
 t_no_instances "no instance left"
+STATE1=$(tr_state)
+[ "$STATE0" = "$STATE1" ] || diff <(echo "$STATE0") <(echo "$STATE1") | sed 's/^/# /'
+t_result "$([ "$STATE0" = "$STATE1" ] && echo 0 || echo 1)" \
+	"SIGKILL and the next open: tracefs's state as it was (mounts, instances, settings)"
 
 # --- without root: one line, exit 4 ----------------------------------------
 if command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$V"; then
@@ -186,12 +207,30 @@ if command -v unshare >/dev/null && unshare -m --propagation private true 2>/dev
 	t_json "tracefs unmounted: the hog was still named" "$W.causes[0].name == \"al-hog\"" \
 		"$T_TMP/ns.json"
 	spikes "$T_TMP/ns.json"
+	# killed while it traces: no mount seen while it ran, none after, and
+	# the next open (also without a mount) removed its instance
+	t_exit 0 "tracefs unmounted, SIGKILL: no mount seen while it traced, none after it, none after the next open" \
+		unshare -m --propagation private bash -c "
+		umount -l $TR 2>/dev/null; ! grep -qw tracefs /proc/mounts || exit 9
+		'$V' -c $CPU -m hold >'$T_TMP/nshold' 2>/dev/null & pid=\$!
+		echo \$pid >'$T_TMP/nspid'
+		for i in \$(seq 500); do [ -s '$T_TMP/nshold' ] && break; sleep 0.01; done
+		[ -s '$T_TMP/nshold' ] || exit 8
+		! grep -qw tracefs /proc/mounts || exit 7
+		kill -KILL \$pid; wait \$pid
+		! grep -qw tracefs /proc/mounts || exit 6
+		'$V' -c $CPU -m idle -d 200 -t 100000 >/dev/null || exit 5
+		! grep -qw tracefs /proc/mounts || exit 4"
+	pid=$(cat "$T_TMP/nspid" 2>/dev/null)
+	t_result "$([ -n "$pid" ] && [ "$(head -n 1 "$T_TMP/nshold" 2>/dev/null)" = "audiolat-$pid" ] &&
+		! [ -e "$TR/instances/audiolat-$pid" ] && echo 0 || echo 1)" \
+		"tracefs unmounted, SIGKILL: the killed process's instance (audiolat-${pid:-?}) was removed by the next open"
 else
 	t_skip "no tracefs" "unshare -m not permitted here"
 fi
 t_no_instances "at the end: no audiolat-* instance left"
-if [ -z "$TR_WAS_MOUNTED" ] && mountpoint -q "$TR"; then
+if [ -z "$TR_WAS_MOUNTED" ]; then
 	umount "$TR"
-	t_result $? "at the end: tracefs, not mounted at the start, unmounted again"
+	t_result $? "at the end: the test's own mount of tracefs unmounted"
 fi
 t_done
