@@ -22,6 +22,8 @@ struct al_prom_input {
 	const struct al_mw *last_short; /* the newest closed short window; periods 0: none yet */
 	const struct al_mw *last_long;
 	int64_t started_at_ns;       /* epoch ns of the stream start, 0: not started */
+	/* events classified per cause (AL_WHY_CLASSES, core/why.h), NULL: causes not collected */
+	const uint64_t *why_counts;
 };
 
 /* What a monitor result adds to its run document ("monitor": docs/json.md). */

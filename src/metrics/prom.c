@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/why.h"
 #include "prom.h"
 
 struct buf {
@@ -138,6 +139,15 @@ al_prom_text(const struct al_prom_input *in)
 		t->xruns);
 	counter(&b, "audiolat_lost_periods_total", "Periods the card had no audio for.", labels,
 		t->lost_periods);
+	if (in->why_counts) {
+		/* one series per class: the label's values are the nine of docs/why.md */
+		put(&b, "# HELP audiolat_why_events_total Xruns and late periods by the cause "
+			"audiolat gave them (docs/why.md).\n# TYPE audiolat_why_events_total counter\n");
+		for (int i = 0; i < AL_WHY_CLASSES; i++)
+			put(&b, "audiolat_why_events_total{%s,cause=\"%s\"} %llu\n", labels,
+			    al_why_class_name((enum al_why_class)i),
+			    (unsigned long long)in->why_counts[i]);
+	}
 	if (in->last_short) {
 		snprintf(help, sizeof(help),
 			 "Longest wake latency in the last closed %.0f s window.",

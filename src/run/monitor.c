@@ -348,6 +348,7 @@ metrics(struct al_monitor *m)
 {
 	struct al_mw_totals t;
 	struct al_prom_input in;
+	uint64_t why[AL_WHY_CLASSES];
 
 	al_mw_live_read(&m->live, &t);
 	in = (struct al_prom_input){
@@ -355,6 +356,12 @@ metrics(struct al_monitor *m)
 		.period_frames = m->r->cfg.period_frames, .t = &t, .last_short = &m->last_short,
 		.last_long = &m->last_long, .started_at_ns = m->started_at_ns,
 	};
+	if (m->r->why) {
+		/* the side thread classifies while the run goes on */
+		for (int i = 0; i < AL_WHY_CLASSES; i++)
+			why[i] = __atomic_load_n(&m->r->why->count[i], __ATOMIC_RELAXED);
+		in.why_counts = why;
+	}
 	m->o.metrics(m->o.ud, &in);
 }
 

@@ -300,7 +300,8 @@ classify(struct al_why_run *x, const struct al_why_mark *m)
 	e.cls = al_why_classify(&e, x->period_ns);
 	al_why_explain(&e, x->period_ns);
 	w->total++;
-	w->count[e.cls]++;
+	/* read while the run goes on (the monitor's metrics: al_why_counts) */
+	__atomic_fetch_add(&w->count[e.cls], 1, __ATOMIC_RELAXED);
 	if (w->n_events < AL_WHY_EVENTS_MAX)
 		w->events[w->n_events++] = e;
 	if (v->wait_ns >= 0)

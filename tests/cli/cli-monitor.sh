@@ -143,13 +143,19 @@ MD="$T_TMP/textfile"
 mkdir -p "$MD"
 M="$MD/audiolat.prom"
 LOG="$T_TMP/metrics.log"
-run_tty "$OUT" "$LOG" "$A" monitor --no-db --no-histogram --window 1s --metrics-file "$M" --metrics-interval 200ms
+# (a cause of known kind planted: 400 fresh pages every 100 ms, page-fault)
+run_tty "$OUT" "$LOG" "$A" monitor --no-db --no-histogram --window 1s --metrics-file "$M" --metrics-interval 200ms \
+	--fault-pages 400
 t_measuring 10 "metrics: the monitor measures" "$LOG" 100
 t_wait 10 "the metrics file is written" test -s "$M"
 mcount() { sed -n 's/^audiolat_wake_latency_seconds_count{.*} \([0-9]*\)$/\1/p' "$1"; }
 c0=$(mcount "$M")
 t_wait 10 "the metrics file is rewritten (count grows)" eval '[ "$(mcount "$M")" -gt "${c0:-0}" ]'
+pfcount() { sed -n 's/^audiolat_why_events_total{.*,cause="page-fault"} \([0-9]*\)$/\1/p' "$1"; }
+t_wait 10 "the planted page faults are counted under cause=\"page-fault\"" eval '[ "$(pfcount "$M")" -gt 0 ]'
 cp "$M" "$T_TMP/m1.prom"
+t_result "$([ "$(grep -c '^audiolat_why_events_total{' "$T_TMP/m1.prom")" -eq 9 ] && echo 0 || echo 1)" \
+	"audiolat_why_events_total: one series per cause, nine ($(grep -c '^audiolat_why_events_total{' "$T_TMP/m1.prom"))"
 if command -v promtool >/dev/null; then
 	t_true "promtool check metrics passes" sh -c "promtool check metrics <'$T_TMP/m1.prom'"
 	# the check can fail: a counter without _total, a histogram without +Inf
@@ -162,8 +168,10 @@ fi
 awk '/^audiolat_wake_latency_seconds_bucket\{.*le="\+Inf"\}/ { inf = $NF } /^audiolat_wake_latency_seconds_count/ { n = $NF }
      END { exit !(inf == n && n > 0) }' "$T_TMP/m1.prom"
 t_result $? "+Inf bucket equals _count"
-awk -F'[{}]' '/^audiolat_/ && $2 !~ /^backend="[^"]*",device="[^"]*",period="[0-9]+"(,le="[^"]*")?$/ { bad = 1 } END { exit bad }' "$T_TMP/m1.prom"
-t_result $? "labels are backend, device and period only (le on buckets)"
+awk -F'[{}]' '/^audiolat_/ && $2 !~ /^backend="[^"]*",device="[^"]*",period="[0-9]+"(,le="[^"]*")?$/ &&
+	!($1 == "audiolat_why_events_total" && $2 ~ /^backend="[^"]*",device="[^"]*",period="[0-9]+",cause="[a-z-]+"$/) { bad = 1 }
+	END { exit bad }' "$T_TMP/m1.prom"
+t_result $? "labels are backend, device and period only (le on buckets, cause on the causes)"
 if command -v prometheus-node-exporter >/dev/null; then
 	NE_PORT=
 	for try in 1 2 3 4 5; do
@@ -202,13 +210,17 @@ t_nogrep "$T_TMP/ls" '^\.audiolat\.prom\.' "no temp file is left beside the metr
 
 # --- /metrics over HTTP -------------------------------------------------------
 LOG="$T_TMP/http.log"
-run_tty "$OUT" "$LOG" "$A" monitor --no-db --no-histogram --window 1s --listen 127.0.0.1:0 --metrics-interval 200ms
+# (--no-why: the causes are not collected, so their counter is absent, not 0)
+run_tty "$OUT" "$LOG" "$A" monitor --no-db --no-histogram --window 1s --listen 127.0.0.1:0 --metrics-interval 200ms \
+	--no-why
 t_measuring 10 "--listen: the monitor measures" "$LOG" 100
 port=$(tty_text "$LOG" | sed -n 's/^metrics on .*, port \([0-9]*\): .*/\1/p' | head -n 1)
 t_true "--listen says its port" test -n "$port"
 t_wait 10 "/metrics answers with the histogram" eval \
 	"curl -sf http://127.0.0.1:${port:-1}/metrics | grep -q '^audiolat_wake_latency_seconds_count{'"
 curl -sf "http://127.0.0.1:${port:-1}/metrics" >"$T_TMP/http.prom"
+t_grep "$T_TMP/http.prom" '^audiolat_xruns_total{' "/metrics: the page has the xrun counter"
+t_nogrep "$T_TMP/http.prom" 'audiolat_why_events_total' "--no-why: no causes counter (not collected, not 0)"
 if command -v promtool >/dev/null; then
 	t_true "promtool check metrics passes on /metrics" sh -c "promtool check metrics <'$T_TMP/http.prom'"
 fi

@@ -33,6 +33,7 @@
 #include <cmocka.h>
 
 #include "core/clock.h"
+#include "core/why.h"
 #include "metrics/prom.h"
 
 static void
@@ -66,6 +67,8 @@ test_text(void **state)
 				     "device=\"hw:\\\"0\\\"\\\\x\",period=\"64\"} 0.002500000\n"));
 	/* no long window yet: absent, not 0 */
 	assert_null(strstr(text, "audiolat_long_window"));
+	/* causes not collected (--no-why): absent, not 0 */
+	assert_null(strstr(text, "audiolat_why_events_total"));
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *sp = strrchr(line, ' ');
 
@@ -85,6 +88,33 @@ test_text(void **state)
 	assert_int_equal(buckets, AL_MW_BUCKETS);
 	assert_int_equal(inf, 14);
 	assert_int_equal(count, inf);
+	free(text);
+}
+
+/* The causes: one series per class, each always there once collected. */
+static void
+test_causes(void **state)
+{
+	struct al_mw_totals t = { 0 };
+	uint64_t why[AL_WHY_CLASSES] = { 0 };
+	struct al_prom_input in = { .backend = "sim", .device = "", .period_frames = 64, .t = &t,
+				    .why_counts = why };
+	char *text, *p;
+	int series = 0;
+
+	(void)state;
+	why[AL_WHY_PREEMPTED] = 4;
+	why[AL_WHY_PAGE_FAULT] = 12;
+	text = al_prom_text(&in);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "# TYPE audiolat_why_events_total counter\n"));
+	for (p = text; (p = strstr(p, "\naudiolat_why_events_total{")); p++)
+		series++;
+	assert_int_equal(series, AL_WHY_CLASSES);
+	assert_non_null(strstr(text, "audiolat_why_events_total{backend=\"sim\",device=\"\","
+				     "period=\"64\",cause=\"preempted\"} 4\n"));
+	assert_non_null(strstr(text, ",cause=\"page-fault\"} 12\n"));
+	assert_non_null(strstr(text, ",cause=\"unattributed\"} 0\n"));
 	free(text);
 }
 
@@ -594,6 +624,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_causes),
 		cmocka_unit_test(test_atomic_rewrites),
 		cmocka_unit_test(test_rewrite_is_a_rename),
 		cmocka_unit_test(test_http_route),
