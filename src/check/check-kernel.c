@@ -6,8 +6,10 @@
  * (/proc/config.gz would need zlib, which audiolat does not use).
  */
 #define AL_CHECK_INTERNAL
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -277,6 +279,84 @@ al__check_rt_throttling(struct check_ctx *c, struct al_syscheck *r)
 			      runtime_us, period_us);
 }
 
+/*
+ * The kernel's own views of latency, beside audiolat's: hist triggers and
+ * synthetic events (a wake-to-run histogram built in the kernel), the
+ * timerlat and osnoise tracers (rtla). Read from tracefs where it can be
+ * read (root), else from the kernel config. audiolat's own figures need
+ * none of them.
+ */
+static const struct {
+	const char *name;
+	const char *config;
+	const char *file;   /* in tracefs, there when the kernel has it */
+	const char *tracer; /* in available_tracers */
+} ktrace[] = {
+	{ "hist triggers", "CONFIG_HIST_TRIGGERS", "events/sched/sched_switch/hist", NULL },
+	{ "synthetic events", "CONFIG_SYNTH_EVENTS", "synthetic_events", NULL },
+	{ "timerlat", "CONFIG_TIMERLAT_TRACER", NULL, "timerlat" },
+	{ "osnoise", "CONFIG_OSNOISE_TRACER", NULL, "osnoise" },
+};
+
+#define KTRACE_DIR "/sys/kernel/tracing"
+
+static bool word_in(const char *list, const char *word);
+
+void
+al__check_kernel_tracing(struct check_ctx *c, struct al_syscheck *r)
+{
+	char tracers[1024], path[PATH_MAX], val[16], lacks[160] = "", configs[200] = "";
+	const char *source;
+	bool from_tracefs, any_lacking = false;
+	struct stat st;
+	size_t i;
+	int rc;
+
+	if (al__check_read(c, "/proc/filesystems", tracers, sizeof(tracers)) >= 0 &&
+	    !word_in(tracers, "tracefs")) {
+		al__check_set(r, "warn", "a kernel built with CONFIG_FTRACE (distribution kernels are)",
+			      "no tracefs in /proc/filesystems: --trace, hist triggers and rtla cannot run");
+		return;
+	}
+	from_tracefs = al__check_read(c, KTRACE_DIR "/available_tracers", tracers, sizeof(tracers)) >= 0;
+	source = from_tracefs ? "read from tracefs" : "from /boot/config";
+	for (i = 0; i < ARRAY_SIZE(ktrace); i++) {
+		bool has;
+
+		if (from_tracefs && ktrace[i].tracer) {
+			has = word_in(tracers, ktrace[i].tracer);
+		} else if (from_tracefs) {
+			has = al__check_path(c, path, sizeof(path), KTRACE_DIR "/%s", ktrace[i].file) == 0 &&
+			      stat(path, &st) == 0;
+		} else {
+			rc = al__check_config(c, ktrace[i].config, val, sizeof(val));
+			if (rc < 0) {
+				al__check_set(r, "skip", "",
+					      "cannot tell which tracing features the kernel has: %s is not readable (root reads it) and %s",
+					      KTRACE_DIR,
+					      rc == -ENOENT ? "no /boot/config of this kernel" : strerror(-rc));
+				return;
+			}
+			has = rc == 1 && (!strcmp(val, "y") || !strcmp(val, "m"));
+		}
+		if (has)
+			continue;
+		snprintf(lacks + strlen(lacks), sizeof(lacks) - strlen(lacks), "%s%s",
+			 any_lacking ? ", " : "", ktrace[i].name);
+		snprintf(configs + strlen(configs), sizeof(configs) - strlen(configs), "%s%s=y",
+			 any_lacking ? ", " : "a kernel with ", ktrace[i].config);
+		any_lacking = true;
+	}
+	if (!any_lacking)
+		al__check_set(r, "ok", "",
+			      "the kernel has hist triggers, synthetic events, timerlat and osnoise (%s)",
+			      source);
+	else
+		al__check_set(r, "warn", configs,
+			      "the kernel lacks %s (%s): no kernel-side wake-to-run histogram or rtla timerlat (audiolat's own figures do not need them)",
+			      lacks, source);
+}
+
 void
 al__check_timer_migration(struct check_ctx *c, struct al_syscheck *r)
 {
@@ -359,17 +439,16 @@ al__check_mitigations(struct check_ctx *c, struct al_syscheck *r)
 		      list);
 }
 
+/* word in a list of words split by blanks (spaces, tabs, newlines) */
 static bool
 word_in(const char *list, const char *word)
 {
 	size_t n = strlen(word);
-	const char *p = list;
 
-	while ((p = strstr(p, word))) {
-		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n] || p[n] == '\n'))
+	for (const char *p = list; (p = strstr(p, word)); p += n)
+		if ((p == list || isspace((unsigned char)p[-1])) &&
+		    (!p[n] || isspace((unsigned char)p[n])))
 			return true;
-		p += n;
-	}
 	return false;
 }
 

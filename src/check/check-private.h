@@ -126,6 +126,7 @@ void al__check_irq_threads(struct check_ctx *c, struct al_syscheck *r);
 void al__check_shared_irqs(struct check_ctx *c, struct al_syscheck *r);
 void al__check_usb_autosuspend(struct check_ctx *c, struct al_syscheck *r);
 void al__check_timer_migration(struct check_ctx *c, struct al_syscheck *r);
+void al__check_kernel_tracing(struct check_ctx *c, struct al_syscheck *r);
 void al__check_noatime(struct check_ctx *c, struct al_syscheck *r);
 void al__check_mitigations(struct check_ctx *c, struct al_syscheck *r);
 void al__check_clocksource(struct check_ctx *c, struct al_syscheck *r);

@@ -46,6 +46,7 @@ static const struct {
 	{ "mitigations", al__check_mitigations },
 	{ "clocksource", al__check_clocksource },
 	{ "audio_servers", al__check_audio_servers },
+	{ "kernel_tracing", al__check_kernel_tracing },
 };
 
 _Static_assert(ARRAY_SIZE(checks) <= AL_SYSCHECKS_MAX, "too many checks for AL_SYSCHECKS_MAX");

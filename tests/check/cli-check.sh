@@ -73,6 +73,10 @@ cpu: 1\n  .hres_active    : 1\n  .nohz           : 1\n"
 	put "$r" proc/mounts "/dev/sda1 / ext4 rw,noatime 0 0\nproc /proc proc rw 0 0\n"
 	put "$r" sys/devices/system/cpu/vulnerabilities/meltdown "Not affected\n"
 	put "$r" sys/devices/system/clocksource/clocksource0/current_clocksource "tsc\n"
+	put "$r" proc/filesystems "nodev\tsysfs\nnodev\ttracefs\n"
+	put "$r" sys/kernel/tracing/available_tracers "timerlat osnoise function nop\n"
+	put "$r" sys/kernel/tracing/events/sched/sched_switch/hist ""
+	put "$r" sys/kernel/tracing/synthetic_events ""
 }
 
 make_good "$GOOD"
@@ -89,9 +93,9 @@ t_exit 0 "good root exits 0" "$A" check --root "$GOOD"
 t_grep "$OUT" '^\[ OK \] rtprio +hard RLIMIT_RTPRIO is 95$' "rtprio line as documented"
 t_grep "$OUT" '^\[ OK \] preempt +PREEMPT_RT kernel' "PREEMPT_RT recognised"
 t_grep "$OUT" '^\[SKIP\] sched_fifo +not the live system' "sched_fifo skips below --root"
-t_grep "$OUT" '^summary: ok=22 warn=0 fail=0 skip=1$' "summary line of the good root"
-[ "$(grep -c '^\[' "$OUT")" -eq 23 ]
-t_result $? "one line per check (23)"
+t_grep "$OUT" '^summary: ok=23 warn=0 fail=0 skip=1$' "summary line of the good root"
+[ "$(grep -c '^\[' "$OUT")" -eq 24 ]
+t_result $? "one line per check (24)"
 ! grep -q '^       fix:' "$OUT"
 t_result $? "no fix lines when all is well"
 
@@ -110,7 +114,7 @@ t_grep "$OUT" '^\[WARN\] timer_migration ' "timer_migration warns"
 t_grep "$OUT" '^       fix: sysctl -w kernel.timer_migration=0$' "with its fix"
 t_grep "$OUT" '^\[WARN\] governor +1 of 2 CPUs not on performance: cpu 1 \(powersave\)$' \
 	"the governor names the CPU"
-t_grep "$OUT" '^summary: ok=20 warn=2 fail=0 skip=1$' "summary counts the warnings"
+t_grep "$OUT" '^summary: ok=21 warn=2 fail=0 skip=1$' "summary counts the warnings"
 
 # a failing check: exit 3
 BAD=$T_TMP/bad
@@ -119,7 +123,7 @@ put "$BAD" proc/sys/kernel/sched_rt_runtime_us "0\n"
 t_exit 3 "a failing check exits 3" "$A" check --root "$BAD"
 t_grep "$OUT" '^\[FAIL\] rt_throttling ' "rt_throttling fails"
 t_grep "$OUT" '^       fix: sysctl -w kernel.sched_rt_runtime_us=950000$' "with its fix"
-t_grep "$OUT" '^summary: ok=21 warn=0 fail=1 skip=1$' "summary counts the failure"
+t_grep "$OUT" '^summary: ok=22 warn=0 fail=1 skip=1$' "summary counts the failure"
 t_exit 3 "-q on a failing root exits 3" "$A" check -q --root "$BAD"
 [ "$(grep -c '^\[' "$OUT")" -eq 1 ] && grep -q '^\[FAIL\] rt_throttling' "$OUT"
 t_result $? "-q prints only the failed check"
@@ -127,7 +131,7 @@ t_result $? "-q prints only the failed check"
 # an empty root: every check skips with a reason, nothing fails
 mkdir -p "$T_TMP/empty"
 t_exit 0 "empty root exits 0" "$A" check --root "$T_TMP/empty"
-t_grep "$OUT" '^summary: ok=0 warn=0 fail=0 skip=23$' "empty root: all skipped"
+t_grep "$OUT" '^summary: ok=0 warn=0 fail=0 skip=24$' "empty root: all skipped"
 ! grep -E '^\[SKIP\] [a-z_]+ *$' "$OUT"
 t_result $? "every skip gives a reason"
 
@@ -137,7 +141,7 @@ if command -v jq >/dev/null; then
 	t_json "--json - writes only JSON to stdout" . "$OUT"
 	t_json "envelope: schema, tool_version, root" --arg root "$BAD" '.schema == "audiolat.check/1" and (.tool_version | type) == "string"
 		and .root == $root' "$OUT"
-	t_json "counts match the checks" '.ok == 21 and .warn == 0 and .fail == 1 and .skip == 1
+	t_json "counts match the checks" '.ok == 22 and .warn == 0 and .fail == 1 and .skip == 1
 		and (.checks | length) == (.ok + .warn + .fail + .skip)' "$OUT"
 	t_json "every check has id, status, message, fix" '(.checks | length) > 0 and all(.checks[]; (.id | type) == "string" and (.message | length) > 0
 		and (.fix | type) == "string"
@@ -151,10 +155,10 @@ if command -v jq >/dev/null; then
 		"hrtimers","nohz","threadirqs","governor","smt","cstates","dma_latency",
 		"rt_throttling","swappiness","irqbalance","irq_threads","shared_irqs",
 		"usb_autosuspend","timer_migration","noatime","mitigations","clocksource",
-		"audio_servers"]' "$OUT"
+		"audio_servers","kernel_tracing"]' "$OUT"
 	t_exit 0 "--json FILE on the good root exits 0" "$A" check --json "$T_TMP/c.json" --root "$GOOD"
-	t_grep "$OUT" '^summary: ok=22 ' "--json FILE keeps the text on stdout"
-	t_json "--json FILE writes the document" '.fail == 0 and .ok == 22' "$T_TMP/c.json"
+	t_grep "$OUT" '^summary: ok=23 ' "--json FILE keeps the text on stdout"
+	t_json "--json FILE writes the document" '.fail == 0 and .ok == 23' "$T_TMP/c.json"
 else
 	t_skip "--json checks" "jq not installed"
 fi
@@ -183,7 +187,7 @@ rc=$?
 [ $rc -eq 0 ] || [ $rc -eq 3 ]
 t_result $? "live check exits 0 or 3 (got $rc)"
 t_grep "$OUT" '^summary: ok=[0-9]+ warn=[0-9]+ fail=[0-9]+ skip=[0-9]+$' "live check ends with a summary"
-[ "$(grep -c '^\[' "$OUT")" -eq 23 ]
-t_result $? "live check prints 23 checks"
+[ "$(grep -c '^\[' "$OUT")" -eq 24 ]
+t_result $? "live check prints 24 checks"
 
 t_done

@@ -33,7 +33,7 @@ static const char *const all_ids[] = {
 	"hrtimers",    "nohz",          "threadirqs",  "governor",    "smt",
 	"cstates",     "dma_latency",   "rt_throttling", "swappiness", "irqbalance",
 	"irq_threads", "shared_irqs",   "usb_autosuspend", "timer_migration", "noatime",
-	"mitigations", "clocksource",   "audio_servers",
+	"mitigations", "clocksource",   "audio_servers", "kernel_tracing",
 };
 #define N_IDS ((int)(sizeof(all_ids) / sizeof(all_ids[0])))
 
@@ -905,6 +905,38 @@ test_usb_autosuspend(void **state)
 }
 
 static void
+test_kernel_tracing(void **state)
+{
+	const struct al_syscheck *r;
+
+	(void)state;
+	expect("kernel_tracing", "skip"); /* no tracefs to read, no config */
+	fx("/proc/sys/kernel/osrelease", "6.1.0-kt\n");
+	fx("/boot/config-6.1.0-kt", "CONFIG_HIST_TRIGGERS=y\nCONFIG_SYNTH_EVENTS=y\n"
+				    "CONFIG_TIMERLAT_TRACER=y\nCONFIG_OSNOISE_TRACER=y\n");
+	r = expect("kernel_tracing", "ok");
+	expect_text(r->message, "from /boot/config");
+	fx("/boot/config-6.1.0-kt", "# CONFIG_HIST_TRIGGERS is not set\nCONFIG_SYNTH_EVENTS=y\n"
+				    "CONFIG_OSNOISE_TRACER=y\n");
+	r = expect("kernel_tracing", "warn");
+	expect_text(r->message, "lacks hist triggers, timerlat (from /boot/config)");
+	expect_text(r->fix, "a kernel with CONFIG_HIST_TRIGGERS=y, CONFIG_TIMERLAT_TRACER=y");
+	/* tracefs readable (root): it decides, not the config */
+	fx("/sys/kernel/tracing/available_tracers", "timerlat osnoise nop\n");
+	fx("/sys/kernel/tracing/events/sched/sched_switch/hist", "");
+	fx("/sys/kernel/tracing/synthetic_events", "");
+	r = expect("kernel_tracing", "ok");
+	expect_text(r->message, "read from tracefs");
+	/* a tracer's name inside another's is not it */
+	fx("/sys/kernel/tracing/available_tracers", "function nop timerlatx xosnoise\n");
+	r = expect("kernel_tracing", "warn");
+	expect_text(r->message, "lacks timerlat, osnoise (read from tracefs)");
+	fx("/proc/filesystems", "nodev\tsysfs\nnodev\tproc\n");
+	r = expect("kernel_tracing", "warn");
+	expect_text(r->message, "no tracefs");
+}
+
+static void
 test_timer_migration(void **state)
 {
 	(void)state;
@@ -1103,6 +1135,7 @@ main(void)
 		T(test_shared_irqs),
 		T(test_usb_autosuspend),
 		T(test_timer_migration),
+		T(test_kernel_tracing),
 		T(test_noatime),
 		T(test_mitigations),
 		T(test_clocksource),
