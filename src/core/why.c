@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "result.h"
 #include "why.h"
 
 static const char *const class_names[AL_WHY_CLASSES] = {
@@ -338,4 +339,62 @@ al_why_verdict(struct al_why *w, int64_t period_frames, int64_t rate_hz, int per
 			 (unsigned long long)xruns);
 	if (v->dominant >= 0 && !v->suitable)
 		advise(w, v->dominant, memlock_ok, rtprio_ok);
+}
+
+static int64_t
+overlap(int64_t a0, int64_t a1, int64_t b0, int64_t b1)
+{
+	int64_t lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
+
+	return hi > lo ? hi - lo : 0;
+}
+
+size_t
+al_why_name_from_trace(struct al_why *w, const struct al_spike *spikes, int n_spikes,
+		       int64_t period_ns)
+{
+	size_t named = 0;
+
+	if (!w || !spikes || n_spikes <= 0)
+		return 0;
+	for (size_t i = 0; i < w->n_events; i++) {
+		struct al_why_event *e = &w->events[i];
+		int64_t from = e->t_ns - period_ns, to = e->t_ns + (e->size_ns > 0 ? e->size_ns : 0);
+		int64_t best = 0;
+		const struct al_cause *top = NULL;
+
+		for (int k = 0; k < n_spikes; k++) {
+			const struct al_spike *sp = &spikes[k];
+			int64_t o = overlap(from, to, sp->t_ns, sp->t_ns + sp->latency_ns);
+
+			if (o <= best)
+				continue;
+			for (int c = 0; c < sp->n_causes && c < AL_SPIKE_CAUSES; c++) {
+				if (!strcmp(sp->causes[c].kind, "self"))
+					continue;
+				best = o;
+				top = &sp->causes[c];
+				break;
+			}
+		}
+		if (!top)
+			continue;
+		snprintf(e->traced.kind, sizeof(e->traced.kind), "%s", top->kind);
+		snprintf(e->traced.name, sizeof(e->traced.name), "%s", top->name);
+		e->traced.pid = top->pid;
+		e->traced.duration_ns = top->duration_ns;
+		char who[48];
+		size_t len = strlen(e->because);
+
+		if (!strcmp(top->kind, "task") && top->pid >= 0)
+			snprintf(who, sizeof(who), "%.31s:%d", top->name, top->pid);
+		else
+			snprintf(who, sizeof(who), "%.31s", top->name);
+		if (len + 1 < sizeof(e->because))
+			snprintf(e->because + len, sizeof(e->because) - len,
+				 "; traced: %s %s held the CPU %.2f ms", top->kind, who,
+				 ms(top->duration_ns));
+		named++;
+	}
+	return named;
 }

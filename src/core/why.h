@@ -90,6 +90,18 @@ struct al_why_evidence {
 #define AL_WHY_TEXT 240
 #define AL_WHY_EVENTS_MAX 512   /* events kept with their evidence; the rest counted */
 
+/*
+ * With --trace (root, tracefs): what the kernel's trace names for the
+ * event, the top cause of the spike that overlaps it most (the thread's
+ * own time left out). kind[0] == '\0': none.
+ */
+struct al_why_traced {
+	char kind[12];         /* task, irq, softirq, timer, idle, ... (al_cause) */
+	char name[32];         /* comm, IRQ handler, softirq, timer function */
+	int pid;               /* task pid; IRQ number; softirq vector; -1 */
+	int64_t duration_ns;   /* what it held of the CPU in the spike's window */
+};
+
 struct al_why_event {
 	int64_t t_ns;          /* the period boundary or the xrun's start (relative to the run start) */
 	int64_t size_ns;       /* how late the period was served, or how long the xrun lasted */
@@ -101,6 +113,7 @@ struct al_why_event {
 	enum al_why_class cls;
 	struct al_why_evidence ev;
 	char because[AL_WHY_TEXT]; /* al_why_explain() */
+	struct al_why_traced traced;
 };
 
 /*
@@ -144,6 +157,18 @@ enum al_why_class al_why_classify(const struct al_why_event *e, int64_t period_n
 
 /* One line saying what the evidence of e shows, into e->because. */
 void al_why_explain(struct al_why_event *e, int64_t period_ns);
+
+/*
+ * Name what held the CPU in each event from --trace's explained spikes
+ * (core/result.h's al_spike, t_ns relative to the run start like the
+ * events'): the spike overlapping the event's window (its period before
+ * to its end) most, its longest cause that is not the thread itself. The
+ * class stays the evidence's; the name goes into traced and the because
+ * line. Returns the number of events named.
+ */
+struct al_spike;
+size_t al_why_name_from_trace(struct al_why *w, const struct al_spike *spikes, int n_spikes,
+			      int64_t period_ns);
 
 /*
  * The run's verdict: max_served_ns is the latest any period was served

@@ -63,16 +63,27 @@ evidence_json(const struct al_why_evidence *v)
 }
 
 static json_t *
+traced_json(const struct al_why_traced *t)
+{
+	if (!t->kind[0])
+		return json_null();
+	return json_pack("{s:o, s:o, s:o, s:I}", "kind", field(t->kind, sizeof(t->kind), false),
+			 "name", field(t->name, sizeof(t->name), false), "pid",
+			 t->pid >= 0 ? json_integer(t->pid) : json_null(), "duration_ns",
+			 (json_int_t)t->duration_ns);
+}
+
+static json_t *
 event_json(const struct al_why_event *e)
 {
-	return json_pack("{s:I, s:I, s:I, s:o, s:o, s:I, s:s, s:o, s:o, s:o}", "t_ns",
+	return json_pack("{s:I, s:I, s:I, s:o, s:o, s:I, s:s, s:o, s:o, s:o, s:o}", "t_ns",
 			 (json_int_t)e->t_ns, "size_ns", (json_int_t)e->size_ns, "late_ns",
 			 (json_int_t)e->late_ns, "work_ns", al_json_int_or_null(e->work_ns, -1),
 			 "work_usual_ns", al_json_int_or_null(e->budget_ns, -1), "periods",
 			 (json_int_t)e->periods, "kind", e->xrun ? "xrun" : "late", "class",
 			 al_json_text(al_why_class_name(e->cls)), "because",
 			 field(e->because, sizeof(e->because), false), "evidence",
-			 evidence_json(&e->ev));
+			 evidence_json(&e->ev), "traced", traced_json(&e->traced));
 }
 
 static json_t *

@@ -518,6 +518,8 @@ al_why_run_verdict(struct al_result *r)
 
 	if (!r->why)
 		return;
+	/* --trace: the spikes it explained name what held the CPU */
+	al_why_name_from_trace(r->why, r->spikes, r->n_spikes, r->period_ns);
 	al_why_verdict(r->why, r->cfg.period_frames, r->cfg.rate_hz, r->cfg.periods, max_served,
 		       r->total.xruns, r->memory_locked && check_ok(r, "memlock"),
 		       r->realtime || check_ok(r, "rtprio"));

@@ -9,9 +9,11 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
+#include "core/result.h"
 #include "core/why.h"
 
 #define MS 1000000LL
@@ -293,6 +295,45 @@ test_verdict_not_suitable(void **state)
 	assert_string_equal(w.verdict.line, "not suitable: 1 xruns, no cause classified");
 }
 
+/* --trace's spikes name what held the CPU: the spike overlapping most, its longest cause not the thread */
+static void
+test_name_from_trace(void **state)
+{
+	static struct al_why w;
+	struct al_spike sp[3] = { 0 };
+
+	(void)state;
+	memset(&w, 0, sizeof(w));
+	w.events[0] = late();                  /* 100 ms, 2 ms: window 98.67 .. 102 ms */
+	w.events[0].cls = AL_WHY_PREEMPTED;
+	snprintf(w.events[0].because, sizeof(w.events[0].because), "waited");
+	w.events[1] = late();
+	w.events[1].t_ns = 500 * MS;           /* no spike near it */
+	w.events[2] = late();
+	w.events[2].t_ns = 900 * MS;           /* a spike with only the thread's own time */
+	w.n_events = 3;
+	/* a small overlap with a timer, a large one with the hog */
+	sp[0] = (struct al_spike){ .t_ns = 97 * MS, .latency_ns = 2 * MS, .n_causes = 1,
+				   .causes = { { "timer", "tick_sched_timer", -1, 100000 } } };
+	sp[1] = (struct al_spike){ .t_ns = 100 * MS, .latency_ns = 2 * MS, .n_causes = 2,
+				   .causes = { { "self", "audiolat", 7, 2500000 },
+					       { "task", "why-hog", 42, 2010000 } } };
+	sp[2] = (struct al_spike){ .t_ns = 900 * MS, .latency_ns = 2 * MS, .n_causes = 1,
+				   .causes = { { "self", "audiolat", 7, 2000000 } } };
+	assert_int_equal(al_why_name_from_trace(&w, sp, 3, PERIOD_NS), 1);
+	assert_string_equal(w.events[0].traced.kind, "task");
+	assert_string_equal(w.events[0].traced.name, "why-hog");
+	assert_int_equal(w.events[0].traced.pid, 42);
+	assert_int_equal(w.events[0].traced.duration_ns, 2010000);
+	assert_int_equal(w.events[0].cls, AL_WHY_PREEMPTED); /* the class stays the evidence's */
+	assert_string_equal(w.events[0].because, "waited; traced: task why-hog:42 held the CPU 2.01 ms");
+	assert_string_equal(w.events[1].traced.kind, "");
+	assert_string_equal(w.events[2].traced.kind, "");
+	/* no spikes, no why: nothing named */
+	assert_int_equal(al_why_name_from_trace(&w, sp, 0, PERIOD_NS), 0);
+	assert_int_equal(al_why_name_from_trace(NULL, sp, 3, PERIOD_NS), 0);
+}
+
 int
 main(void)
 {
@@ -307,6 +348,7 @@ main(void)
 		cmocka_unit_test(test_explain),
 		cmocka_unit_test(test_verdict_suitable),
 		cmocka_unit_test(test_verdict_not_suitable),
+		cmocka_unit_test(test_name_from_trace),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
