@@ -317,9 +317,9 @@ static void
 drain(struct al_why_run *x, bool final)
 {
 	uint32_t first, k, ready = al_spsc_ready(&x->idx, &first);
-
-	x->rates_known = false;
 	int64_t last = x->n_samples ? x->samples[(x->n_samples - 1) & (AL_WHY_SAMPLES - 1)].t_ns : 0;
+
+	x->rates_known = false; /* the samples moved since the last batch */
 
 	for (k = 0; k < ready; k++) {
 		const struct al_why_mark *m = &x->marks[(first + k) & (AL_WHY_MARKS - 1)];

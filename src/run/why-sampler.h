@@ -74,7 +74,7 @@ struct al_why_run {
 	size_t buf_size;
 	int64_t xrun_end_ns;         /* the end of the last xrun event (absolute), 0 */
 	long xrun_event;             /* its index in w->events, -1: not kept */
-	int64_t rate[2];             /* median interrupts, softirqs per sample (drain's batch) */
+	int64_t rate[2];             /* median interrupts, softirqs per second (drain's batch) */
 	bool rates_known;
 };
 

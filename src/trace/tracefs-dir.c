@@ -83,14 +83,3 @@ al_tracefs_ready(char *err, size_t err_size)
 	pthread_mutex_unlock(&lock);
 	return rc;
 }
-
-bool
-al_tracefs_private(void)
-{
-	bool own;
-
-	pthread_mutex_lock(&lock);
-	own = own_fd >= 0;
-	pthread_mutex_unlock(&lock);
-	return own;
-}

@@ -8,7 +8,6 @@
 #ifndef AL_TRACEFS_DIR_H
 #define AL_TRACEFS_DIR_H
 
-#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -17,8 +16,5 @@
  * mount it); -ENOMEM. err gets one line.
  */
 int al_tracefs_ready(char *err, size_t err_size);
-
-/* true when the tracefs in use is this process's own (al_tracefs_ready) */
-bool al_tracefs_private(void);
 
 #endif
