@@ -305,7 +305,7 @@ static bool word_in(const char *list, const char *word);
 void
 al__check_kernel_tracing(struct check_ctx *c, struct al_syscheck *r)
 {
-	char tracers[1024], path[PATH_MAX], val[16], lacks[160] = "", configs[200] = "";
+	char tracers[4096], path[PATH_MAX], val[16], lacks[160] = "", configs[200] = "";
 	const char *source;
 	bool from_tracefs, any_lacking = false;
 	struct stat st;
