@@ -68,7 +68,8 @@ faults_cover(const struct al_why_evidence *v, int64_t size_ns)
  * control's p99 is 1.08 times its median). A work over the period and
  * within this is the budget's fault; an 80 % load cannot get there (0.8 *
  * 1.1 < 1), whatever the host takes from it. At 1.25 times, an 82 % load
- * stretched by a host's hiccup of 20 % of a period read as own-work.
+ * stretched by a host's hiccup of 20 % of a period could read as own-work
+ * (the likeliest reading of CI's failure at 3db681e; its log named no class).
  */
 static bool
 usual_work(int64_t work_ns, int64_t usual_ns)
