@@ -373,8 +373,8 @@ control(struct run_ctx *c)
 	r->started_at_ns = al_clock_realtime_ns() - (now_ns - r->start_mono_ns);
 	d.origin_ns = r->start_mono_ns;
 	d.end_ns = r->start_mono_ns + r->cfg.duration_ns;
-	if (c->why && al_why_run_start(c->why, r->start_mono_ns))
-		al_result_warn(r, "--why: %s", r->why->note);
+	if (c->why)
+		al_why_run_origin(c->why, r->start_mono_ns);
 	al_phase_driver_run(&d);
 	r->interrupted = d.interrupted;
 	/* an interrupted run keeps the phases it reached */
@@ -481,6 +481,9 @@ open_backend(struct run_ctx *c)
 			free(c->why);
 			c->why = NULL;
 			al_result_warn(r, "--why: out of memory; no causes collected");
+		} else if (al_why_run_start(c->why)) {
+			/* its thread started now: its stack locked before the measurement */
+			al_result_warn(r, "--why: %s", r->why->note);
 		}
 	}
 	return 0;

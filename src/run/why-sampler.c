@@ -14,6 +14,8 @@
 
 #define IRQ_BUF (256 * 1024)
 #define SAMPLE_MAX_NS (50 * AL_NS_PER_MS) /* the longest interval slow_down() makes */
+/* the side thread's stack: take() and drain() keep their buffers in x */
+#define WHY_STACK_BYTES (256 * 1024)
 #define BASE_SAMPLES 512 /* the recent samples whose median rate is the expected one */
 
 int
@@ -285,7 +287,7 @@ classify(struct al_why_run *x, const struct al_why_mark *m)
 		v->stopped = x->samples[i & (AL_WHY_SAMPLES - 1)].stopped;
 	e.t_ns = (m->xrun_start_ns > 0 && m->xrun_start_ns < m->boundary_ns ? m->xrun_start_ns
 									   : m->boundary_ns) -
-		 x->origin_ns;
+		 atomic_load_explicit(&x->origin_ns, memory_order_relaxed);
 	e.late_ns = m->wake_ns - m->boundary_ns;
 	e.work_ns = m->work_ns;
 	e.budget_ns = m->work_avg_ns;
@@ -414,7 +416,8 @@ sampler(void *arg)
 	int64_t next = al_clock_now_ns();
 
 	while (!atomic_load(&x->stop)) {
-		if (!tid && (tid = atomic_load(&x->tid)))
+		/* (the measured thread's first period comes after the stream started) */
+		if (!tid && atomic_load(&x->origin_ns) && (tid = atomic_load(&x->tid)))
 			open_files(x, tid);
 		if (tid) {
 			int64_t cpu0_ns = thread_cpu_ns();
@@ -428,7 +431,7 @@ sampler(void *arg)
 			next = al_clock_now_ns() + x->sample_ns;
 		al_clock_sleep_until_ns(next);
 	}
-	if (!tid && (tid = atomic_load(&x->tid)))
+	if (!tid && atomic_load(&x->origin_ns) && (tid = atomic_load(&x->tid)))
 		open_files(x, tid);
 	if (tid)
 		take(x);
@@ -457,26 +460,41 @@ rt_limit_pct(void)
 }
 
 int
-al_why_run_start(struct al_why_run *x, int64_t origin_ns)
+al_why_run_start(struct al_why_run *x)
 {
+	pthread_attr_t attr;
 	sigset_t all, old;
 	int rc;
 
 	if (!x->w)
 		return 0;
-	x->origin_ns = origin_ns;
 	x->ticks_per_s = sysconf(_SC_CLK_TCK);
 	x->rt_limit_pct = rt_limit_pct();
+	rc = -pthread_attr_init(&attr);
+	if (rc)
+		return rc;
+	/*
+	 * a small stack: the run's mlockall() populates all of it at the
+	 * start (glibc's default, 8 MiB, took the qemu guest's CPU 200 ms)
+	 */
+	pthread_attr_setstacksize(&attr, WHY_STACK_BYTES);
 	/* signals go to the controlling thread only, as the audio thread's do */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
-	rc = -pthread_create(&x->thread, NULL, sampler, x);
+	rc = -pthread_create(&x->thread, &attr, sampler, x);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
 	x->started = rc == 0;
 	if (rc)
 		snprintf(x->w->note, sizeof(x->w->note), "the evidence thread did not start: %s",
 			 strerror(-rc));
 	return rc;
+}
+
+void
+al_why_run_origin(struct al_why_run *x, int64_t origin_ns)
+{
+	atomic_store(&x->origin_ns, origin_ns);
 }
 
 void

@@ -54,7 +54,7 @@ struct al_why_run {
 	int64_t threshold_ns;
 	int64_t period_ns;
 	int64_t sample_ns;
-	int64_t origin_ns;           /* the run start (events are relative to it) */
+	_Atomic int64_t origin_ns;   /* the run start (events are relative to it), 0 until it started */
 	int64_t work_avg_ns;         /* the hot path's running average of the work, -1 */
 	_Atomic pid_t tid;           /* the measured thread, 0 until its first period */
 	/* the hot path to the side thread */
@@ -131,8 +131,15 @@ al_why_mark(struct al_why_run *x, const struct al_sample *s)
 int al_why_run_init(struct al_why_run *x, struct al_result *r, int64_t period_ns,
 		    int64_t threshold_ns);
 
-/* Start the side thread (origin_ns: the run start); 0 or -errno (then nothing is collected). */
-int al_why_run_start(struct al_why_run *x, int64_t origin_ns);
+/*
+ * Start the side thread, before the stream starts (its stack locked then,
+ * not during the measurement); 0 or -errno (then nothing is collected).
+ * It samples nothing until al_why_run_origin() says where the run began.
+ */
+int al_why_run_start(struct al_why_run *x);
+
+/* The stream started at origin_ns (CLOCK_MONOTONIC): the side thread may sample. */
+void al_why_run_origin(struct al_why_run *x, int64_t origin_ns);
 
 /*
  * After the stream stopped: a last sample, every mark classified, the

@@ -428,7 +428,7 @@ stop_xrun() {
 	_at=${_at%% *}
 	wait $pid
 	expect_rc $? "the $_what run" 0
-	info "$_what of $((_fault / 1000)) us"
+	info "$_what of $((_fault / 1000)) us ($_f)"
 	# the fault's events: 20 ms or more, overlapping the fault itself, a
 	# period either side (the queued audio runs out inside it: it is over
 	# 150 ms, the queue 64 ms at most). Not the fault's end plus the queue
