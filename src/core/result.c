@@ -128,6 +128,8 @@ al_result_free(struct al_result *r)
 	free(r->graph);
 	free(r->why);
 	r->why = NULL;
+	free(r->kwake);
+	r->kwake = NULL;
 	r->segments = NULL;
 	r->n_segments = 0;
 	r->period_changes = NULL;
@@ -642,4 +644,37 @@ al_check_tally(const struct al_syscheck *c, int n, struct al_check_tally *t)
 		else
 			t->skip++;
 	}
+}
+
+void
+al_kernel_wake_judge(struct al_kernel_wake *k, const struct al_period_stats *total, bool fitted)
+{
+	int64_t d_count, d_max_ns;
+	size_t n;
+
+	if (!k->measured)
+		return;
+	k->ours_count = total->wakeups;
+	k->ours_max_ns = total->wakeup_ns.count ? total->wakeup_ns.max_ns : 0;
+	d_count = (int64_t)k->count - (int64_t)k->ours_count;
+	d_max_ns = k->max_ns - k->ours_max_ns;
+	/* within 1 % of ours (and at least 1), maxima within 20 us, nothing dropped */
+	k->agree = k->ours_count > 0 && k->dropped == 0 &&
+		   llabs(d_count) * 100 <= (long long)k->ours_count &&
+		   llabs(d_max_ns) <= AL_KWAKE_MAX_APART_NS;
+	if (!k->agree)
+		snprintf(k->note, sizeof(k->note),
+			 "they diverge: the kernel paired %llu wake-ups, audiolat counted %llu%s; "
+			 "maxima %lld us and %lld us%s",
+			 (unsigned long long)k->count, (unsigned long long)k->ours_count,
+			 k->count < k->ours_count ? " (a period served without sleeping, its thread "
+						    "behind, has no wake-up in the kernel)" : "",
+			 (long long)(k->max_ns / 1000), (long long)(k->ours_max_ns / 1000),
+			 k->dropped ? "; the kernel's table dropped some" : "");
+	n = strlen(k->note);
+	if (!k->agree && fitted && n < sizeof(k->note))
+		snprintf(k->note + n, sizeof(k->note) - n,
+			 "; audiolat's boundaries are fitted to the earliest wake-ups, where a floor "
+			 "reads 0: the kernel's p50 is %lld us",
+			 (long long)(k->p50_ns / 1000));
 }

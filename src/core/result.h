@@ -409,10 +409,39 @@ struct al_result {
 
 	struct al_graph *graph;      /* graph blame (PipeWire's profiler), NULL when none */
 	struct al_why *why;          /* a cause per xrun and late period (docs/why.md), NULL: not collected */
+	struct al_kernel_wake *kwake; /* the kernel's own wake-to-run histogram (--trace), NULL: not asked */
 
 	char warnings[AL_WARN_MAX][AL_WARN_LEN];
 	int n_warnings;
 };
+
+/*
+ * The kernel's own view of the measured thread's wake-ups (--trace,
+ * docs/trace.md): a histogram the kernel made with hist triggers from
+ * sched_waking to the sched_switch onto the thread (a synthetic event), in
+ * microseconds, beside audiolat's per-wake-up figures of the same span.
+ * measured false: not made (note says why); the figures are then unset.
+ */
+#define AL_KWAKE_MAX_APART_NS (20 * 1000) /* maxima further apart: they diverge */
+
+struct al_kernel_wake {
+	bool measured;
+	char note[480];
+	uint64_t count;        /* wake-ups the kernel paired (waking, then switched in) */
+	uint64_t dropped;      /* the kernel's hist table had no room (its "Dropped") */
+	int64_t p50_ns, p99_ns, max_ns; /* of its microsecond keys */
+	uint64_t ours_count;   /* audiolat's wake-ups (total.wakeups) */
+	int64_t ours_max_ns;   /* audiolat's per-wake-up max (wake-up - boundary) */
+	bool agree;            /* counts within 1 %, maxima within 20 us */
+};
+
+/*
+ * The verdict of k against r's finished statistics: ours_*, agree, and a
+ * note when they diverge (fitted: our boundaries are fitted, not measured,
+ * which hides a floor the kernel sees).
+ */
+void al_kernel_wake_judge(struct al_kernel_wake *k, const struct al_period_stats *total,
+			  bool fitted);
 
 void al_period_stats_init(struct al_period_stats *st);
 void al_period_stats_merge(struct al_period_stats *dst, const struct al_period_stats *src);

@@ -406,6 +406,29 @@ xrun_event_json(const struct al_result *r, const struct al_xrun_event *e)
 			 al_xrun_source_name(e->source), "seen_by", seen);
 }
 
+/*
+ * --trace: the kernel's own wake-to-run histogram beside ours (docs/json.md);
+ * null when --trace was not asked; its figures null when it was not made.
+ */
+static json_t *
+kwake_json(const struct al_kernel_wake *k)
+{
+	if (!k)
+		return json_null();
+	if (!k->measured)
+		return json_pack("{s:s, s:b, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:s}", "source",
+				 "tracefs hist: sched_waking -> sched_switch", "measured", false,
+				 "count", "dropped", "p50_ns", "p99_ns", "max_ns", "ours_count",
+				 "ours_max_ns", "agree", "note", k->note);
+	return json_pack("{s:s, s:b, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:o}", "source",
+			 "tracefs hist: sched_waking -> sched_switch", "measured", true, "count",
+			 (json_int_t)k->count, "dropped", (json_int_t)k->dropped, "p50_ns",
+			 (json_int_t)k->p50_ns, "p99_ns", (json_int_t)k->p99_ns, "max_ns",
+			 (json_int_t)k->max_ns, "ours_count", (json_int_t)k->ours_count,
+			 "ours_max_ns", (json_int_t)k->ours_max_ns, "agree", k->agree, "note",
+			 k->note[0] ? json_string(k->note) : json_null());
+}
+
 json_t *
 al_doc_run_json(const struct al_result *r)
 {
@@ -474,6 +497,7 @@ al_doc_run_json(const struct al_result *r)
 	segments_json(root, r);
 	json_object_set_new(root, "graph", graph_json(r));
 	json_object_set_new(root, "why", al_doc_why_json(r->why));
+	json_object_set_new(root, "kernel_wake_to_run", kwake_json(r->kwake));
 	tail_blocks(root);
 	return root;
 }

@@ -284,6 +284,31 @@ spike_lines(const json_t *doc, bool verbose, FILE *f)
 		fprintf(f, "... %zu more (-v lists them all)\n", n - shown);
 }
 
+/* --trace: the kernel's own wake-to-run histogram beside our per-wake-up figures. */
+static void
+kwake_line(const json_t *doc, FILE *f)
+{
+	const json_t *k = json_object_get(doc, "kernel_wake_to_run");
+	char buf[256];
+
+	if (!json_is_object(k))
+		return;
+	if (!al_doc_bool(k, "measured", false)) {
+		fprintf(f, "kernel wake-to-run: %s\n", safe(al_doc_str(k, "note", "not made"), buf,
+							     sizeof(buf)));
+		return;
+	}
+	fprintf(f, "kernel wake-to-run (sched_waking -> sched_switch): %" PRId64 " wake-ups, p50 %"
+		PRId64 " us, p99 %" PRId64 " us, max %" PRId64 " us; audiolat per wake-up: %" PRId64
+		", max %" PRId64 " us: %s\n", al_doc_int(k, "count", 0),
+		al_doc_int(k, "p50_ns", 0) / 1000, al_doc_int(k, "p99_ns", 0) / 1000,
+		al_doc_int(k, "max_ns", 0) / 1000, al_doc_int(k, "ours_count", 0),
+		al_doc_int(k, "ours_max_ns", 0) / 1000,
+		al_doc_bool(k, "agree", false) ? "they agree (counts within 1 %, maxima within 20 us)"
+					       : safe(al_doc_str(k, "note", "they diverge"), buf,
+						      sizeof(buf)));
+}
+
 /* A real device: what it gave (and what was asked when that differs), its clocks, DSP load. */
 static void
 device_lines(const json_t *doc, FILE *f)
@@ -678,6 +703,7 @@ run_text(const json_t *doc, const struct al_report_input *o, FILE *f)
 	graph_lines(doc, o->verbose, f);
 	if (json_array_size(json_object_get(doc, "spikes")))
 		spike_lines(doc, o->verbose, f);
+	kwake_line(doc, f);
 	al__why_text(doc, o->why, f);
 	if (!o->no_histogram) {
 		fprintf(f, "\n");

@@ -16,6 +16,7 @@
 #include "core/sysinfo.h"
 #include "core/url.h"
 #include "load/phases.h"
+#include "trace/trace.h"
 #include "busy.h"
 #include "clients.h"
 #include "spikes.h"
@@ -47,6 +48,7 @@ struct run_ctx {
 	struct al_spikes spikes;      /* --trace */
 	struct al_run_clients clients; /* --trace, --blame: the server's other clients (JACK) */
 	struct al_why_run *why;       /* the evidence of causes (o->why), NULL */
+	struct al_khist *khist;       /* --trace: the kernel's wake-to-run histogram, NULL */
 	int64_t next_fault_ns;        /* o->fault_pages: audio thread only */
 };
 
@@ -346,6 +348,51 @@ control_phase(void *ud, size_t i)
 	atomic_store(&c->r->live.phase, (int)i);
 }
 
+/*
+ * --trace: the kernel's own wake-to-run histogram of the audio thread
+ * (al_khist_open), made before the stream starts. r->kwake says why not
+ * where it cannot be made (no hist triggers; a callback backend, whose
+ * measuring thread is the server's client thread).
+ */
+static void
+khist_open(struct run_ctx *c)
+{
+	struct al_result *r = c->r;
+	int rc;
+
+	if (!c->o->trace)
+		return;
+	r->kwake = calloc(1, sizeof(*r->kwake));
+	if (!r->kwake)
+		return;
+	if (c->callback) {
+		snprintf(r->kwake->note, sizeof(r->kwake->note),
+			 "not made: the %s backend measures in its own callback thread",
+			 c->ops->name);
+		return;
+	}
+	rc = al_khist_open(&c->khist, c->spikes.tid, r->kwake->note, sizeof(r->kwake->note));
+	if (rc)
+		c->khist = NULL;
+}
+
+/* After the stream stopped: what the kernel counted, then its triggers removed. */
+static void
+khist_close(struct run_ctx *c)
+{
+	struct al_result *r = c->r;
+	int rc;
+
+	if (!c->khist)
+		return;
+	rc = al_khist_read(c->khist, r->kwake);
+	if (rc)
+		snprintf(r->kwake->note, sizeof(r->kwake->note), "the kernel's histogram: %s",
+			 strerror(-rc));
+	al_khist_close(c->khist);
+	c->khist = NULL;
+}
+
 /* The controller: phases and their loads, status, the end of the run. Not real-time. */
 static void
 control(struct run_ctx *c)
@@ -363,11 +410,14 @@ control(struct run_ctx *c)
 
 	while (!atomic_load(&c->ready))
 		al_clock_sleep_until_ns(al_clock_now_ns() + AL_NS_PER_MS);
+	khist_open(c);
 	atomic_store(&c->go, 1);
 	while (!atomic_load(&c->started) && !atomic_load(&c->finished))
 		al_clock_sleep_until_ns(al_clock_now_ns() + 100 * AL_NS_PER_US);
 	if (!atomic_load(&c->started))
 		return;
+	if (c->khist)
+		al_khist_count(c->khist, true);
 	/* started_at is the stream start, where every t_ns of the result counts from */
 	now_ns = al_clock_now_ns();
 	r->started_at_ns = al_clock_realtime_ns() - (now_ns - r->start_mono_ns);
@@ -381,6 +431,8 @@ control(struct run_ctx *c)
 	r->n_phases = d.n_done;
 	/* the end of the run: nothing after it is recorded (period_record) */
 	atomic_store(&c->stop, true);
+	if (c->khist)
+		al_khist_count(c->khist, false);
 	r->duration_ns = al_clock_now_ns() - r->start_mono_ns;
 	if (d.n_done)
 		r->phases[d.n_done - 1].end_ns = r->duration_ns;
@@ -497,6 +549,7 @@ close_backend(struct run_ctx *c, struct al_rt *rt)
 
 	al_spikes_finish(&c->spikes, r);
 	al_run_clients_finish(&c->clients, r);
+	khist_close(c);
 	if (c->why)
 		al_why_run_stop(c->why);
 	c->ops->stop(c->priv);
@@ -526,6 +579,8 @@ finish(struct run_ctx *c)
 	struct al_result *r = c->r;
 
 	al_result_finish(r);
+	if (r->kwake)
+		al_kernel_wake_judge(r->kwake, &r->total, r->backend.bound_fitted);
 	if (r->backend.rt_known) {
 		/* the backend's own thread measured: its priority is the run's */
 		r->realtime = r->backend.rt_priority > 0;

@@ -178,16 +178,18 @@ parse_instance_name(const char *name, long *pid, long *seq)
  * a dead pid's, or one with our pid that this process did not create (a
  * predecessor that had the same pid). Live processes' are left alone.
  */
-static void
-remove_stale(void)
+void
+al__trace_remove_stale(void)
 {
 	char **names = tracefs_instances("^" AL_TRACE_PREFIX);
 	struct tracefs_instance *inst;
 	long pid, seq;
 	int i;
 
-	if (!names)
+	if (!names) {
+		al__khist_remove_stale();
 		return;
+	}
 	for (i = 0; names[i]; i++) {
 		if (parse_instance_name(names[i], &pid, &seq))
 			continue;
@@ -201,10 +203,12 @@ remove_stale(void)
 		if (!inst)
 			continue;
 		tracefs_trace_off(inst);
+		al__khist_clear(inst, names[i]);
 		tracefs_instance_destroy(inst);
 		tracefs_instance_free(inst);
 	}
 	tracefs_list_free(names);
+	al__khist_remove_stale();
 }
 
 static int
@@ -234,8 +238,9 @@ check_tracefs(char *err, size_t err_size)
 	return rc == -EACCES ? -EPERM : rc == -ENOENT ? -ENOTSUP : rc;
 }
 
-static int
-create_instance(struct al_trace *t, char *err, size_t err_size)
+int
+al__trace_new_instance(char *name, size_t name_size, struct tracefs_instance **inst, char *err,
+		       size_t err_size)
 {
 	unsigned seq;
 	int tries;
@@ -243,25 +248,31 @@ create_instance(struct al_trace *t, char *err, size_t err_size)
 	for (tries = 0; tries < 64; tries++) {
 		seq = atomic_fetch_add(&instance_seq, 1);
 		if (seq)
-			snprintf(t->name, sizeof(t->name), AL_TRACE_PREFIX "%d-%u", (int)getpid(),
-				 seq);
+			snprintf(name, name_size, AL_TRACE_PREFIX "%d-%u", (int)getpid(), seq);
 		else
-			snprintf(t->name, sizeof(t->name), AL_TRACE_PREFIX "%d", (int)getpid());
-		t->inst = tracefs_instance_create(t->name);
-		if (!t->inst)
+			snprintf(name, name_size, AL_TRACE_PREFIX "%d", (int)getpid());
+		*inst = tracefs_instance_create(name);
+		if (!*inst)
 			return fail(err, err_size, errno ? -errno : -EIO,
-				    "cannot create the ftrace instance %s: %s", t->name,
+				    "cannot create the ftrace instance %s: %s", name,
 				    strerror(errno ? errno : EIO));
-		if (tracefs_instance_is_new(t->inst)) {
-			t->created = true;
+		if (tracefs_instance_is_new(*inst))
 			return 0;
-		}
 		/* someone else's: leave it */
-		tracefs_instance_free(t->inst);
-		t->inst = NULL;
+		tracefs_instance_free(*inst);
+		*inst = NULL;
 	}
 	return fail(err, err_size, -EEXIST, "no free ftrace instance name " AL_TRACE_PREFIX "%d-*",
 		    (int)getpid());
+}
+
+static int
+create_instance(struct al_trace *t, char *err, size_t err_size)
+{
+	int rc = al__trace_new_instance(t->name, sizeof(t->name), &t->inst, err, err_size);
+
+	t->created = rc == 0;
+	return rc;
 }
 
 static int
@@ -483,7 +494,7 @@ al_trace_open(struct al_trace **out, int cpu, size_t buffer_kb, char *err, size_
 	rc = check_tracefs(err, err_size);
 	if (rc)
 		goto fail;
-	remove_stale();
+	al__trace_remove_stale();
 	rc = create_instance(t, err, err_size);
 	if (rc)
 		goto fail;

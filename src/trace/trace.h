@@ -133,4 +133,23 @@ const char *al_trace_name(const struct al_trace *t);
 uint64_t al_trace_events(const struct al_trace *t);
 uint64_t al_trace_lost_pages(const struct al_trace *t);
 
+/*
+ * The kernel's own wake-to-run histogram of thread tid (khist.c): as
+ * root, where the kernel has hist triggers and synthetic events (the qemu
+ * guest's Debian kernel; not this VM's), an instance of ours with
+ * triggers from sched_waking of tid to the sched_switch onto it, counting
+ * the microseconds between by value. Made paused: al_khist_count(true)
+ * from the stream start, (false) at its end. Off the real-time path.
+ * Returns 0 and *out, or -errno with one line in err: -ENOTSUP the kernel
+ * lacks them; -EPERM; -ENOENT no tracefs; others of tracefs.
+ */
+struct al_khist;
+struct al_kernel_wake;
+int al_khist_open(struct al_khist **out, pid_t tid, char *err, size_t err_size);
+int al_khist_count(struct al_khist *h, bool on);
+/* What the kernel counted (out->measured true, its count, p50, p99, max); 0 or -errno. */
+int al_khist_read(struct al_khist *h, struct al_kernel_wake *out);
+/* The triggers, the instance and the synthetic event removed; safe with NULL. */
+void al_khist_close(struct al_khist *h);
+
 #endif

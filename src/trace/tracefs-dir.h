@@ -17,4 +17,19 @@
  */
 int al_tracefs_ready(char *err, size_t err_size);
 
+struct tracefs_instance;
+
+/*
+ * (trace.c) A new ftrace instance of this process, named AL_TRACE_PREFIX
+ * "<pid>" or "<pid>-<n>" into name: 0 or -errno with one line in err.
+ */
+int al__trace_new_instance(char *name, size_t name_size, struct tracefs_instance **inst, char *err,
+			   size_t err_size);
+/* (trace.c) Remove the instances, then the synthetic events, of processes now dead. */
+void al__trace_remove_stale(void);
+/* (khist.c) Remove the hist triggers of instance name (a dead process's), before it goes. */
+void al__khist_clear(struct tracefs_instance *inst, const char *name);
+/* (khist.c) Remove the synthetic events of processes now dead (after their instances). */
+void al__khist_remove_stale(void);
+
 #endif

@@ -448,6 +448,55 @@ windows_summarise_their_periods(void **state)
 	al_result_free(&w);
 }
 
+/* --trace: the kernel's wake-to-run histogram judged against ours (al_kernel_wake_judge) */
+static void
+kernel_wake_agrees_within_one_percent_and_20us(void **state)
+{
+	struct al_period_stats st;
+	struct al_kernel_wake k;
+	int i;
+
+	(void)state;
+	al_period_stats_init(&st);
+	for (i = 0; i < 1000; i++) {
+		st.wakeups++;
+		al_hist_add(&st.wakeup_ns, 30000 + i);
+	}
+	/* max ours 30999 ns: the kernel's 50 us is 19 us more, 990 of 1000 counted */
+	k = (struct al_kernel_wake){ .measured = true, .count = 990, .max_ns = 50000, .p50_ns = 30000 };
+	al_kernel_wake_judge(&k, &st, false);
+	assert_int_equal(k.ours_count, 1000);
+	assert_int_equal(k.ours_max_ns, 30999);
+	assert_true(k.agree);
+	assert_string_equal(k.note, "");
+	/* 989: 1.1 % fewer */
+	k = (struct al_kernel_wake){ .measured = true, .count = 989, .max_ns = 50000 };
+	al_kernel_wake_judge(&k, &st, false);
+	assert_false(k.agree);
+	assert_non_null(strstr(k.note, "without sleeping"));
+	/* 1010 and maxima 21 us apart */
+	k = (struct al_kernel_wake){ .measured = true, .count = 1010, .max_ns = 52000 };
+	al_kernel_wake_judge(&k, &st, false);
+	assert_false(k.agree);
+	assert_null(strstr(k.note, "without sleeping"));
+	/* the kernel's table dropped some: not agreed, said */
+	k = (struct al_kernel_wake){ .measured = true, .count = 1000, .max_ns = 31000, .dropped = 3 };
+	al_kernel_wake_judge(&k, &st, false);
+	assert_false(k.agree);
+	assert_non_null(strstr(k.note, "dropped"));
+	/* fitted boundaries: the note names the floor the kernel saw */
+	k = (struct al_kernel_wake){ .measured = true, .count = 1000, .max_ns = 72000, .p50_ns = 41000 };
+	al_kernel_wake_judge(&k, &st, true);
+	assert_false(k.agree);
+	assert_non_null(strstr(k.note, "fitted"));
+	assert_non_null(strstr(k.note, "p50 is 41 us"));
+	/* not made: left as it was */
+	k = (struct al_kernel_wake){ .measured = false };
+	al_kernel_wake_judge(&k, &st, false);
+	assert_false(k.agree);
+	assert_int_equal(k.ours_count, 0);
+}
+
 int
 main(void)
 {
@@ -472,6 +521,7 @@ main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(nothing_measured_is_not_a_number, setup, teardown),
 		cmocka_unit_test(windows_summarise_their_periods),
+		cmocka_unit_test(kernel_wake_agrees_within_one_percent_and_20us),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
