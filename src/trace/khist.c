@@ -223,23 +223,11 @@ al_khist_count(struct al_khist *h, bool on)
 	return tracefs_instance_file_append(h->inst, file, cmd) < 0 ? (errno ? -errno : -EIO) : 0;
 }
 
-/* "Name: N" in the hist file's totals; -1 when absent */
-static long long
-total_of(const char *text, const char *name)
-{
-	const char *p = strstr(text, name);
-
-	return p ? strtoll(p + strlen(name), NULL, 10) : -1;
-}
-
 int
 al_khist_read(struct al_khist *h, struct al_kernel_wake *out)
 {
-	char file[160], *text, *p;
-	long long hits, dropped;
-	uint64_t n = 0, seen, p50_at, p99_at;
-	int64_t us, max_us = -1, p50_us = -1, p99_us = -1;
-	unsigned long long c;
+	char file[160], *text;
+	int rc;
 
 	if (!h || !h->counted_set)
 		return -EINVAL;
@@ -247,47 +235,9 @@ al_khist_read(struct al_khist *h, struct al_kernel_wake *out)
 	text = tracefs_instance_file_read(h->inst, file, NULL);
 	if (!text)
 		return errno ? -errno : -EIO;
-	hits = total_of(text, "Hits:");
-	dropped = total_of(text, "Dropped:");
-	if (hits < 0) {
-		free(text);
-		return -EPROTO;
-	}
-	/* "{ lat_us:         12 } hitcount:          5", sorted by lat_us: two passes */
-	for (p = strstr(text, "{ lat_us:"); p; p = strstr(p + 1, "{ lat_us:")) {
-		const char *q = strstr(p, "hitcount:");
-
-		if (!q)
-			break;
-		n += strtoull(q + strlen("hitcount:"), NULL, 10);
-	}
-	p50_at = (n + 1) / 2;
-	p99_at = n - n / 100;
-	seen = 0;
-	for (p = strstr(text, "{ lat_us:"); p; p = strstr(p + 1, "{ lat_us:")) {
-		const char *q = strstr(p, "hitcount:");
-
-		if (!q)
-			break;
-		us = strtoll(p + strlen("{ lat_us:"), NULL, 10);
-		c = strtoull(q + strlen("hitcount:"), NULL, 10);
-		seen += c;
-		if (p50_us < 0 && seen >= p50_at)
-			p50_us = us;
-		if (p99_us < 0 && seen >= p99_at)
-			p99_us = us;
-		if (us > max_us)
-			max_us = us;
-	}
+	rc = al_khist_parse(text, strlen(text), out);
 	free(text);
-	memset(out, 0, sizeof(*out));
-	out->measured = true;
-	out->count = n;
-	out->dropped = dropped > 0 ? (uint64_t)dropped : 0;
-	out->p50_ns = p50_us < 0 ? 0 : p50_us * 1000;
-	out->p99_ns = p99_us < 0 ? 0 : p99_us * 1000;
-	out->max_ns = max_us < 0 ? 0 : max_us * 1000;
-	return 0;
+	return rc;
 }
 
 void

@@ -149,6 +149,13 @@ int al_khist_open(struct al_khist **out, pid_t tid, char *err, size_t err_size);
 int al_khist_count(struct al_khist *h, bool on);
 /* What the kernel counted (out->measured true, its count, p50, p99, max); 0 or -errno. */
 int al_khist_read(struct al_khist *h, struct al_kernel_wake *out);
+/*
+ * khist-parse.c: the hist file's text[0..len) (entries "{ lat_us: N }
+ * hitcount: M" in ascending keys, then its totals) into out: measured,
+ * count (the hitcounts' sum), dropped, p50/p99/max in ns. 0; -EPROTO for
+ * anything else (out zeroed).
+ */
+int al_khist_parse(const char *text, size_t len, struct al_kernel_wake *out);
 /* The triggers, the instance and the synthetic event removed; safe with NULL. */
 void al_khist_close(struct al_khist *h);
 

@@ -113,6 +113,10 @@ extras() {
             # src/trace/clients.c is included by the target itself; no tracefs
             extra="$src/src/trace/analyze.c"
             ;;
+        khist)
+            # the hist file's parser alone: no tracefs
+            extra=$src/src/trace/khist-parse.c
+            ;;
         store-doc)
             extra="$src/src/store/store-doc.c $src/src/store/store.c $src/src/store/store-nopg.c -ljansson -lsqlite3"
             ;;
