@@ -432,6 +432,7 @@ struct al_kernel_wake {
 	int64_t p50_ns, p99_ns, max_ns; /* of its microsecond keys */
 	uint64_t ours_count;   /* audiolat's wake-ups (total.wakeups) */
 	int64_t ours_max_ns;   /* audiolat's per-wake-up max (wake-up - boundary) */
+	int64_t ours_p50_ns;   /* ... and median */
 	bool agree;            /* counts within 1 %, maxima within 20 us */
 };
 

@@ -416,16 +416,17 @@ kwake_json(const struct al_kernel_wake *k)
 	if (!k)
 		return json_null();
 	if (!k->measured)
-		return json_pack("{s:s, s:b, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:s}", "source",
+		return json_pack("{s:s, s:b, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:s}", "source",
 				 "tracefs hist: sched_waking -> sched_switch", "measured", false,
 				 "count", "dropped", "p50_ns", "p99_ns", "max_ns", "ours_count",
-				 "ours_max_ns", "agree", "note", k->note);
-	return json_pack("{s:s, s:b, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:o}", "source",
+				 "ours_max_ns", "ours_p50_ns", "agree", "note", k->note);
+	return json_pack("{s:s, s:b, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:o}", "source",
 			 "tracefs hist: sched_waking -> sched_switch", "measured", true, "count",
 			 (json_int_t)k->count, "dropped", (json_int_t)k->dropped, "p50_ns",
 			 (json_int_t)k->p50_ns, "p99_ns", (json_int_t)k->p99_ns, "max_ns",
 			 (json_int_t)k->max_ns, "ours_count", (json_int_t)k->ours_count,
-			 "ours_max_ns", (json_int_t)k->ours_max_ns, "agree", k->agree, "note",
+			 "ours_max_ns", (json_int_t)k->ours_max_ns, "ours_p50_ns",
+			 (json_int_t)k->ours_p50_ns, "agree", k->agree, "note",
 			 k->note[0] ? json_string(k->note) : json_null());
 }
 

@@ -490,6 +490,12 @@ kernel_wake_agrees_within_one_percent_and_20us(void **state)
 	assert_false(k.agree);
 	assert_non_null(strstr(k.note, "fitted"));
 	assert_non_null(strstr(k.note, "p50 is 41 us"));
+	/* measured boundaries, ours above the kernel's: the note says whose cost it is */
+	k = (struct al_kernel_wake){ .measured = true, .count = 1000, .max_ns = 5000, .p50_ns = 2000 };
+	al_kernel_wake_judge(&k, &st, false);
+	assert_false(k.agree);
+	assert_true(k.ours_p50_ns >= 30000 && k.ours_p50_ns <= 31000);
+	assert_non_null(strstr(k.note, "period boundary"));
 	/* not made: left as it was */
 	k = (struct al_kernel_wake){ .measured = false };
 	al_kernel_wake_judge(&k, &st, false);
