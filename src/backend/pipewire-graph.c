@@ -16,10 +16,10 @@
 #include <pipewire/pipewire.h>
 #include <pipewire/extensions/metadata.h>
 #include <pipewire/extensions/profiler.h>
-#include <spa/utils/json.h>
 
 #define AL_PIPEWIRE_PRIVATE
 #include "pipewire-private.h"
+#include "pipewire-json.h"
 
 /* --- the registry ------------------------------------------------------ */
 
@@ -31,43 +31,6 @@ dict_get(const struct spa_dict *props, const char *key)
 	return v ? v : "";
 }
 
-/*
- * The "name" of a metadata value such as { "name": "null-sink" } (spa_json:
- * PipeWire's own parser of its JSON); "" when there is none.
- */
-static void
-json_name(const char *value, char *out, size_t size)
-{
-	struct spa_json it[2];
-	char key[64];
-	const char *v;
-	int len;
-
-	out[0] = '\0';
-	if (!value)
-		return;
-	spa_json_init(&it[0], value, strlen(value));
-	if (spa_json_enter_object(&it[0], &it[1]) <= 0)
-		return;
-	while (spa_json_get_string(&it[1], key, sizeof(key)) > 0) {
-		if (!strcmp(key, "name")) {
-			if (spa_json_get_string(&it[1], out, (int)size) <= 0)
-				out[0] = '\0';
-			return;
-		}
-		len = spa_json_next(&it[1], &v); /* the value of another key */
-		if (len <= 0)
-			return;
-		if (spa_json_is_container(v, len)) { /* skipped: read to its end */
-			struct spa_json sub;
-
-			spa_json_enter(&it[1], &sub);
-			while (spa_json_next(&sub, &v) > 0)
-				;
-		}
-	}
-}
-
 static int
 on_metadata(void *data, uint32_t subject, const char *key, const char *type, const char *value)
 {
@@ -77,9 +40,9 @@ on_metadata(void *data, uint32_t subject, const char *key, const char *type, con
 	if (subject != PW_ID_CORE || !key)
 		return 0;
 	if (!strcmp(key, "default.audio.sink"))
-		json_name(value, g->default_sink, sizeof(g->default_sink));
+		al__pw_json_name(value, g->default_sink, sizeof(g->default_sink));
 	else if (!strcmp(key, "default.audio.source"))
-		json_name(value, g->default_source, sizeof(g->default_source));
+		al__pw_json_name(value, g->default_source, sizeof(g->default_source));
 	return 0;
 }
 

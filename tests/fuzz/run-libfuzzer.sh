@@ -36,7 +36,9 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 common="-std=gnu11 -D_GNU_SOURCE -I$src/src -gline-tables-only -O0 -fno-omit-frame-pointer
     -Wall -Wextra -Wno-missing-field-initializers -fno-sanitize-recover=all"
-lib_flags="$common -DAL_VERSION=\"fuzz\" -fsanitize=fuzzer-no-link,address,undefined"
+# PipeWire's headers as system ones (spa's are not -Wextra clean): pw-json's spa_json
+pw_inc=$(pkg-config --cflags-only-I libpipewire-0.3 2>/dev/null | sed 's/-I/-isystem /g')
+lib_flags="$common $pw_inc -DAL_VERSION=\"fuzz\" -fsanitize=fuzzer-no-link,address,undefined"
 exe_flags="$common -fsanitize=fuzzer,address,undefined"
 
 if ! command -v "$cc" >/dev/null 2>&1; then
@@ -112,6 +114,10 @@ extras() {
         jack-clients)
             # src/trace/clients.c is included by the target itself; no tracefs
             extra="$src/src/trace/analyze.c"
+            ;;
+        pw-json)
+            # spa_json is header-only: PipeWire's include paths (lib_flags) alone
+            extra=$src/src/backend/pipewire-json.c
             ;;
         khist)
             # the hist file's parser alone: no tracefs
