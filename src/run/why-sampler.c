@@ -471,19 +471,20 @@ al_why_run_start(struct al_why_run *x)
 	x->ticks_per_s = sysconf(_SC_CLK_TCK);
 	x->rt_limit_pct = rt_limit_pct();
 	rc = -pthread_attr_init(&attr);
-	if (rc)
-		return rc;
-	/*
-	 * a small stack: the run's mlockall() populates all of it at the
-	 * start (glibc's default, 8 MiB, took the qemu guest's CPU 200 ms)
-	 */
-	pthread_attr_setstacksize(&attr, WHY_STACK_BYTES);
-	/* signals go to the controlling thread only, as the audio thread's do */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	rc = -pthread_create(&x->thread, &attr, sampler, x);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	pthread_attr_destroy(&attr);
+	if (!rc) {
+		/*
+		 * a small stack: the run's mlockall() populates all of it at
+		 * the start (glibc's default, 8 MiB, took the qemu guest's CPU
+		 * 200 ms)
+		 */
+		pthread_attr_setstacksize(&attr, WHY_STACK_BYTES);
+		/* signals go to the controlling thread only, as the audio thread's do */
+		sigfillset(&all);
+		pthread_sigmask(SIG_BLOCK, &all, &old);
+		rc = -pthread_create(&x->thread, &attr, sampler, x);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		pthread_attr_destroy(&attr);
+	}
 	x->started = rc == 0;
 	if (rc)
 		snprintf(x->w->note, sizeof(x->w->note), "the evidence thread did not start: %s",
