@@ -124,7 +124,7 @@ json_ok() {
 	jq -n -e "${opts[@]}" "[inputs] as \$al_docs | if (\$al_docs | length) != 1
 		then error(\"\(\$al_docs | length) JSON documents, not one\")
 		else \$al_docs[0] | ($filter
-		) end" "$file" >"$T_TMP/json_ok.out" 2>&1 && return 0
+		) | if . == true then true else error(\"gave \\(.), not true\") end end" "$file" >"$T_TMP/json_ok.out" 2>&1 && return 0
 	if [ ! -s "$file" ]; then
 		echo "# $file is empty or missing: no JSON document"
 	else

@@ -138,7 +138,7 @@ t_result $? "every skip gives a reason"
 # --json
 if command -v jq >/dev/null; then
 	t_exit 3 "--json - on the failing root exits 3" "$A" check --json - --root "$BAD"
-	t_json "--json - writes only JSON to stdout" . "$OUT"
+	t_json "--json - writes only JSON to stdout (one object)" 'type == "object"' "$OUT"
 	t_json "envelope: schema, tool_version, root" --arg root "$BAD" '.schema == "audiolat.check/1" and (.tool_version | type) == "string"
 		and .root == $root' "$OUT"
 	t_json "counts match the checks" '.ok == 22 and .warn == 0 and .fail == 1 and .skip == 1

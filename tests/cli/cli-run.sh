@@ -82,7 +82,7 @@ J="$T_TMP/run.json"
 # 0-1 missed and the interval p50 one period, 5 runs of 5. 2026-12-07)
 t_exit 0 "a 1 s run exits 0" "$A" run -d 1s -L 20 -q --json "$J"
 t_grep "$OUT" '^summary: backend=sim .* result=PASS$' "the summary line closes the run"
-t_json "the JSON parses" . "$J"
+t_json "the JSON parses (one object)" 'type == "object"' "$J"
 t_json "schema is audiolat.run/2" '.schema == "audiolat.run/2"' "$J"
 for f in tool_version config system realtime started_at duration_ns interrupted total phases xrun_events; do
 	t_json "JSON has $f" "has(\"$f\")" "$J"
